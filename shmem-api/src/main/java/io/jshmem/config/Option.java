@@ -1,0 +1,116 @@
+package io.jshmem.config;
+
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * One configuration option: its environment name ({@code SHMEM_...}), an optional legacy alias
+ * ({@code SMA_...}), the system property that may also set it ({@code shmem....}), its default, a
+ * category and a description, after SOS's environment table. Values come from, in decreasing
+ * precedence: an explicit setting, the system property, the {@code SHMEM_} variable, the legacy alias,
+ * the default.
+ *
+ * @param <T> the parsed value type.
+ */
+public final class Option<T>
+{
+    private final String envName;
+    private final String legacyName;
+    private final String property;
+    private final String defaultText;
+    private final String category;
+    private final String description;
+    private final Function<String, T> parser;
+
+    private Option(
+        final String envName,
+        final String legacyName,
+        final String defaultText,
+        final String category,
+        final String description,
+        final Function<String, T> parser)
+    {
+        this.envName = Objects.requireNonNull(envName);
+        this.legacyName = legacyName;
+        this.property = propertyName(envName);
+        this.defaultText = defaultText;
+        this.category = category;
+        this.description = description;
+        this.parser = parser;
+    }
+
+    /**
+     * Defines an option.
+     *
+     * @param envName     the environment variable, e.g. {@code SHMEM_SYMMETRIC_SIZE}.
+     * @param legacyName  the deprecated alias, e.g. {@code SMA_SYMMETRIC_SIZE}, or null.
+     * @param defaultText the default as text (parsed like a user value), or null for "unset".
+     * @param category    a grouping word for {@code SHMEM_INFO}.
+     * @param description one line for {@code SHMEM_INFO}.
+     * @param parser      text to value; throws {@link IllegalArgumentException} with a reason on bad input.
+     * @param <T>         the value type.
+     * @return the option.
+     */
+    public static <T> Option<T> of(
+        final String envName,
+        final String legacyName,
+        final String defaultText,
+        final String category,
+        final String description,
+        final Function<String, T> parser)
+    {
+        return new Option<>(envName, legacyName, defaultText, category, description, parser);
+    }
+
+    /**
+     * {@code SHMEM_SYMMETRIC_SIZE} becomes {@code shmem.symmetric.size}.
+     *
+     * @param envName an environment variable name.
+     * @return the matching system property name.
+     */
+    static String propertyName(final String envName)
+    {
+        return envName.toLowerCase(java.util.Locale.ROOT).replace('_', '.');
+    }
+
+    public String envName()
+    {
+        return envName;
+    }
+
+    public String legacyName()
+    {
+        return legacyName;
+    }
+
+    public String property()
+    {
+        return property;
+    }
+
+    public String defaultText()
+    {
+        return defaultText;
+    }
+
+    public String category()
+    {
+        return category;
+    }
+
+    public String description()
+    {
+        return description;
+    }
+
+    T parse(final String text)
+    {
+        return parser.apply(text);
+    }
+
+    @Override
+    public String toString()
+    {
+        return envName;
+    }
+}

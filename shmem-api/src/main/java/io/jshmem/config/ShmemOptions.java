@@ -1,0 +1,132 @@
+package io.jshmem.config;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The one table of jshmem's options (after SOS's {@code shmem_env_defs.h}): name, legacy alias,
+ * default, category, description. {@code SHMEM_INFO} prints it with values and sources.
+ */
+public final class ShmemOptions
+{
+    private ShmemOptions()
+    {
+    }
+
+    /** A flag that is "on" when the variable has any value (the spec's rule for SHMEM_DEBUG etc.). */
+    private static Boolean anyValue(final String text)
+    {
+        return Boolean.TRUE;
+    }
+
+    static Integer positiveInt(final String text)
+    {
+        final int v;
+        try
+        {
+            v = Integer.parseInt(text.strip());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException("'" + text + "' is not an integer");
+        }
+        if (v < 0)
+        {
+            throw new IllegalArgumentException("'" + text + "' is negative");
+        }
+        return v;
+    }
+
+    static String nonEmpty(final String text)
+    {
+        if (text.isBlank())
+        {
+            throw new IllegalArgumentException("empty value");
+        }
+        return text.strip();
+    }
+
+    private static String oneOf(final String text, final String... allowed)
+    {
+        final String v = text.strip().toLowerCase(Locale.ROOT);
+        for (final String a : allowed)
+        {
+            if (a.equals(v))
+            {
+                return v;
+            }
+        }
+        throw new IllegalArgumentException("'" + text + "' is not one of " + String.join(", ", allowed));
+    }
+
+    // ---------------------------------------------------------------- runtime (spec options)
+
+    /** Bytes of symmetric heap per PE; the spec's size grammar. */
+    public static final Option<Long> SYMMETRIC_SIZE = Option.of("SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE", "128M",
+        "runtime", "Bytes of symmetric heap per PE: a number with an optional k/m/g/t (powers of 2) suffix, e.g. 512M, 1.5g.",
+        SizeParser::parse);
+
+    /** Debug messages and extra checks (collective mismatch detection). */
+    public static final Option<Boolean> DEBUG = Option.of("SHMEM_DEBUG", "SMA_DEBUG", null,
+        "runtime", "Any value: print debugging messages and check collective calls match across PEs.", ShmemOptions::anyValue);
+
+    /** Print this table at start-up. */
+    public static final Option<Boolean> INFO = Option.of("SHMEM_INFO", "SMA_INFO", null,
+        "runtime", "Any value: print every option, its value and its source at start-up (PE 0).", ShmemOptions::anyValue);
+
+    /** Print the library version at start-up. */
+    public static final Option<Boolean> VERSION = Option.of("SHMEM_VERSION", "SMA_VERSION", null,
+        "runtime", "Any value: print the library version at start-up (PE 0).", ShmemOptions::anyValue);
+
+    /** Busy-spin iterations of a wait before it starts yielding. */
+    public static final Option<Integer> WAIT_SPINS = Option.of("SHMEM_WAIT_SPINS", null, "2000",
+        "runtime", "Busy-spin polls of wait_until/barrier before yielding the core.", ShmemOptions::positiveInt);
+
+    /** Yields of a wait before it starts parking. */
+    public static final Option<Integer> WAIT_YIELDS = Option.of("SHMEM_WAIT_YIELDS", null, "2000",
+        "runtime", "Thread.yield polls of a wait after spinning, before short parks.", ShmemOptions::positiveInt);
+
+    // ---------------------------------------------------------------- bootstrap
+
+    /** Which launch environment to use; auto detects. */
+    public static final Option<String> BOOTSTRAP = Option.of("SHMEM_BOOTSTRAP", null, "auto",
+        "bootstrap", "Launch environment: auto, shmemrun, uid, torchrun, slurm, mpi, singleton.",
+        t -> oneOf(t, "auto", "shmemrun", "uid", "torchrun", "slurm", "mpi", "pmi", "singleton"));
+
+    /** The unique id as text (what shmemrun passes, or what an application ships itself). */
+    public static final Option<String> BOOTSTRAP_UID = Option.of("SHMEM_BOOTSTRAP_UID", null, null,
+        "bootstrap", "The job's unique id as text (set by shmemrun or by the application).", ShmemOptions::nonEmpty);
+
+    /** A fixed root address, so no id needs broadcasting. */
+    public static final Option<String> BOOTSTRAP_UID_SESSION_ID = Option.of("SHMEM_BOOTSTRAP_UID_SESSION_ID", null, null,
+        "bootstrap", "Fixed root address host:port (rank 0 listens there; the others connect).", ShmemOptions::nonEmpty);
+
+    /** Network interface for bootstrap sockets. */
+    public static final Option<String> BOOTSTRAP_UID_SOCK_IFNAME = Option.of("SHMEM_BOOTSTRAP_UID_SOCK_IFNAME", null, null,
+        "bootstrap", "Network interface whose address bootstrap sockets bind and advertise (e.g. eth0, lo).", ShmemOptions::nonEmpty);
+
+    /** Address family for bootstrap sockets. */
+    public static final Option<String> BOOTSTRAP_UID_SOCK_FAMILY = Option.of("SHMEM_BOOTSTRAP_UID_SOCK_FAMILY", null, "AF_INET",
+        "bootstrap", "Address family of bootstrap sockets: AF_INET or AF_INET6.",
+        t -> oneOf(t, "af_inet", "af_inet6").toUpperCase(Locale.ROOT));
+
+    /** Job secret where the launcher gives no unique id. */
+    public static final Option<String> BOOTSTRAP_SECRET = Option.of("SHMEM_BOOTSTRAP_SECRET", null, null,
+        "bootstrap", "Job secret (hex or text) for launchers that give no unique id (torchrun, SLURM, MPI).", ShmemOptions::nonEmpty);
+
+    /** Deadline of every bootstrap wait. */
+    public static final Option<Long> BOOTSTRAP_TIMEOUT_NS = Option.of("SHMEM_BOOTSTRAP_TIMEOUT", null, "120s",
+        "bootstrap", "Deadline of every bootstrap wait (connect, collectives, store waits), e.g. 30s, 500ms.",
+        DurationParser::parseNs);
+
+    /** How long a silent peer is tolerated before it is declared lost. */
+    public static final Option<Long> BOOTSTRAP_PEER_TIMEOUT_NS = Option.of("SHMEM_BOOTSTRAP_PEER_TIMEOUT", null, "5s",
+        "bootstrap", "A PE whose control channel is silent (no heartbeat) this long is declared lost.",
+        DurationParser::parseNs);
+
+    /** Every option, in table order. */
+    public static final List<Option<?>> ALL = List.of(
+        SYMMETRIC_SIZE, DEBUG, INFO, VERSION, WAIT_SPINS, WAIT_YIELDS,
+        BOOTSTRAP, BOOTSTRAP_UID, BOOTSTRAP_UID_SESSION_ID, BOOTSTRAP_UID_SOCK_IFNAME, BOOTSTRAP_UID_SOCK_FAMILY,
+        BOOTSTRAP_SECRET, BOOTSTRAP_TIMEOUT_NS, BOOTSTRAP_PEER_TIMEOUT_NS);
+}
