@@ -1,0 +1,263 @@
+package io.jshmem;
+
+import io.jshmem.config.ShmemConfig;
+import io.jshmem.spi.ShmemProvider;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ServiceLoader;
+
+/**
+ * A processing element (PE): the handle a program gets from {@link #init()}, and its default
+ * communication context. Setup and query, symmetric allocation, barriers and global exit live here;
+ * the one-sided operations are inherited from {@link ShmemContext}.
+ * <pre>{@code
+ * try (Shmem shmem = Shmem.init()) {
+ *     SymmetricLongs box = shmem.allocateLongs(4);         // collective
+ *     shmem.p(box, 0, shmem.myPe(), (shmem.myPe() + 1) % shmem.nPes());
+ *     shmem.barrierAll();
+ *     long fromLeft = box.getLocal(0);
+ * }
+ * }</pre>
+ * {@link #init()} returns the process's PE, configured from the environment its launcher set
+ * ({@code bin/shmemrun}, torchrun, SLURM, MPI, or none for a single PE). As in OpenSHMEM 1.6, init may
+ * be called again while initialized (it returns the same PE) and each init needs a matching
+ * {@link #close()}; the last close finalizes. {@link #create} makes an independent PE from an explicit
+ * configuration (several PEs in one JVM, as tests do).
+ * <p>
+ * Threads: under {@link ThreadLevel#MULTIPLE} any thread may call any method; allocation and
+ * collectives must still be called in the same order on every PE.
+ */
+public abstract class Shmem extends ShmemContext
+{
+    private static final Object LOCK = new Object();
+    private static Shmem processPe;
+    private static int processRefs;
+    private static boolean processFinalized;
+
+    private final boolean processWide;
+
+    /**
+     * Subclassed by the runtime only.
+     *
+     * @param processWide true for the PE returned by {@link #init()}.
+     */
+    protected Shmem(final boolean processWide)
+    {
+        this.processWide = processWide;
+    }
+
+    // ------------------------------------------------------------------ setup
+
+    /**
+     * {@code shmem_init}: initializes (or, if already initialized, returns) this process's PE.
+     *
+     * @return the PE.
+     * @throws ShmemInitException if initialization fails; the message says why and what to change.
+     */
+    public static Shmem init()
+    {
+        return init(ThreadLevel.SINGLE);
+    }
+
+    /**
+     * {@code shmem_init_thread}: as {@link #init()}, asking for a thread level; {@link #threadLevel()}
+     * says what was provided.
+     */
+    public static Shmem init(final ThreadLevel requested)
+    {
+        return init(ShmemConfig.fromProcess(), requested);
+    }
+
+    /** As {@link #init(ThreadLevel)}, with a configuration (environment, properties, explicit settings). */
+    public static Shmem init(final ShmemConfig config, final ThreadLevel requested)
+    {
+        synchronized (LOCK)
+        {
+            if (processPe != null)
+            {
+                processRefs++;
+                return processPe;
+            }
+            if (processFinalized)
+            {
+                throw new ShmemInitException("jshmem: init after the last finalize: a job's PEs cannot re-form in the same " +
+                    "process; keep one init/close pair open for the life of the program");
+            }
+            final Shmem pe = provider().create(config, requested == null ? ThreadLevel.SINGLE : requested);
+            if (!pe.processWide)
+            {
+                throw new IllegalStateException("provider returned a non-process PE");
+            }
+            processPe = pe;
+            processRefs = 1;
+            return pe;
+        }
+    }
+
+    /** {@code shmem_query_initialized}: @return true between the first init and the last close. */
+    public static boolean isInitialized()
+    {
+        synchronized (LOCK)
+        {
+            return processPe != null;
+        }
+    }
+
+    /**
+     * Makes an independent PE (not the process's) from an explicit configuration, e.g. several PEs
+     * as threads of one JVM. Close it to finalize.
+     */
+    public static Shmem create(final ShmemConfig config, final ThreadLevel requested)
+    {
+        return provider().createIndependent(config, requested == null ? ThreadLevel.SINGLE : requested);
+    }
+
+    private static ShmemProvider provider()
+    {
+        return ServiceLoader.load(ShmemProvider.class, Shmem.class.getClassLoader()).findFirst()
+            .orElseThrow(() -> new ShmemInitException("jshmem: no runtime on the class path: add the io.jshmem:shmem-runtime artifact"));
+    }
+
+    /**
+     * {@code shmem_finalize}: collective. The last close of the process's PE (or the close of an
+     * independent PE) completes pending operations, synchronizes, and releases the heap, threads and
+     * sockets; earlier closes act as {@link #barrierAll()}.
+     */
+    @Override
+    public final void close()
+    {
+        if (processWide)
+        {
+            synchronized (LOCK)
+            {
+                if (processPe != this)
+                {
+                    return;
+                }
+                if (--processRefs > 0)
+                {
+                    barrierAll();
+                    return;
+                }
+                processPe = null;
+                processFinalized = true;
+            }
+        }
+        finalizeRuntime();
+    }
+
+    /** Runs the finalize sequence; called once. */
+    protected abstract void finalizeRuntime();
+
+    /** @return the thread level provided ({@code shmem_query_thread}). */
+    public abstract ThreadLevel threadLevel();
+
+    /** @return this PE's number, 0..nPes-1 ({@code shmem_my_pe}). */
+    public abstract int myPe();
+
+    /** @return the number of PEs ({@code shmem_n_pes}). */
+    public abstract int nPes();
+
+    /** @return the configuration this PE was initialized with. */
+    public abstract ShmemConfig config();
+
+    /** @return true if {@code pe} is a valid target of one-sided operations ({@code shmem_pe_accessible}). */
+    public abstract boolean peAccessible(int pe);
+
+    /** @return true if the object is a live symmetric object of this PE's job reachable on pe ({@code shmem_addr_accessible}). */
+    public abstract boolean addrAccessible(SymmetricArray<?> object, int pe);
+
+    /**
+     * {@code shmem_ptr}: the peer's copy of a symmetric object as a segment for direct loads and stores,
+     * or null when pe is not reachable by load/store (another node).
+     */
+    public abstract MemorySegment ptr(SymmetricArray<?> object, int pe);
+
+    /** @return {@link ShmemInfo#MAJOR_VERSION} ({@code shmem_info_get_version}). */
+    public final int majorVersion()
+    {
+        return ShmemInfo.MAJOR_VERSION;
+    }
+
+    /** @return {@link ShmemInfo#MINOR_VERSION}. */
+    public final int minorVersion()
+    {
+        return ShmemInfo.MINOR_VERSION;
+    }
+
+    /** @return {@link ShmemInfo#VENDOR_STRING} ({@code shmem_info_get_name}). */
+    public final String vendorName()
+    {
+        return ShmemInfo.VENDOR_STRING;
+    }
+
+    /**
+     * {@code shmem_global_exit}: ends every PE of the job with this status, including PEs blocked in a
+     * barrier or a wait. Does not return.
+     */
+    public abstract void globalExit(int status);
+
+    // ------------------------------------------------------------------ memory management
+
+    /**
+     * {@code shmem_malloc}: collective over WORLD with the same size on every PE; barrier on exit.
+     *
+     * @return the object, or null for size 0 (no barrier then).
+     * @throws HeapExhaustedException if the heap has no room (on every PE).
+     */
+    public abstract SymmetricMemory malloc(long bytes);
+
+    /** {@code shmem_calloc}: as malloc, zeroed; null (no barrier) if either argument is 0. */
+    public abstract SymmetricMemory calloc(long count, long elementBytes);
+
+    /** {@code shmem_align}: alignment a power of two, at least 8. */
+    public abstract SymmetricMemory align(long alignment, long bytes);
+
+    /** {@code shmem_malloc_with_hints}: hints never change semantics. */
+    public abstract SymmetricMemory mallocWithHints(long bytes, MallocHint... hints);
+
+    /**
+     * {@code shmem_realloc}: keeps the first min(old, new) bytes. A null object allocates; size 0
+     * frees and returns null. On failure the object is unchanged and every PE gets the exception.
+     * The old handle (and its slices and views) must not be used afterwards.
+     */
+    public abstract SymmetricMemory realloc(SymmetricMemory object, long bytes);
+
+    /** {@code shmem_free}: collective, barrier on entry; null is a no-op. Accepts any handle of the whole object. */
+    public abstract void free(SymmetricArray<?> object);
+
+    /** @return n zeroed bytes on every PE (collective; null for n == 0). */
+    public abstract SymmetricBytes allocateBytes(long n);
+
+    /** @return n zeroed shorts on every PE (collective; null for n == 0). */
+    public abstract SymmetricShorts allocateShorts(long n);
+
+    /** @return n zeroed chars on every PE (collective; null for n == 0). */
+    public abstract SymmetricChars allocateChars(long n);
+
+    /** @return n zeroed ints on every PE (collective; null for n == 0). */
+    public abstract SymmetricInts allocateInts(long n);
+
+    /** @return n zeroed longs on every PE (collective; null for n == 0). */
+    public abstract SymmetricLongs allocateLongs(long n);
+
+    /** @return n zeroed floats on every PE (collective; null for n == 0). */
+    public abstract SymmetricFloats allocateFloats(long n);
+
+    /** @return n zeroed doubles on every PE (collective; null for n == 0). */
+    public abstract SymmetricDoubles allocateDoubles(long n);
+
+    /** @return bytes of symmetric heap in use on this PE. */
+    public abstract long heapUsedBytes();
+
+    /** @return bytes of symmetric heap free on this PE. */
+    public abstract long heapFreeBytes();
+
+    // ------------------------------------------------------------------ synchronization
+
+    /** {@code shmem_barrier_all}: quiet on the default context, then a barrier over WORLD. */
+    public abstract void barrierAll();
+
+    /** {@code shmem_sync_all}: a barrier over WORLD that does not complete outstanding operations. */
+    public abstract void syncAll();
+}

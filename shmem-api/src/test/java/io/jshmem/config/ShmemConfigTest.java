@@ -1,0 +1,72 @@
+package io.jshmem.config;
+
+import io.jshmem.ConfigurationException;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.util.Map;
+import java.util.Properties;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ShmemConfigTest
+{
+    @Test
+    void precedenceExplicitThenPropertyThenEnvThenLegacyThenDefault()
+    {
+        assertEquals(128L << 20, ShmemConfig.of(Map.of(), null, null).get(ShmemOptions.SYMMETRIC_SIZE));
+        assertEquals(1L << 20, ShmemConfig.of(Map.of("SMA_SYMMETRIC_SIZE", "1M"), null, null).get(ShmemOptions.SYMMETRIC_SIZE));
+        assertEquals(2L << 20, ShmemConfig.of(Map.of("SMA_SYMMETRIC_SIZE", "1M", "SHMEM_SYMMETRIC_SIZE", "2M"), null, null)
+            .get(ShmemOptions.SYMMETRIC_SIZE));
+        final Properties p = new Properties();
+        p.setProperty("shmem.symmetric.size", "3M");
+        assertEquals(3L << 20, ShmemConfig.of(Map.of("SHMEM_SYMMETRIC_SIZE", "2M"), p, null).get(ShmemOptions.SYMMETRIC_SIZE));
+        final ShmemConfig c = ShmemConfig.of(Map.of("SHMEM_SYMMETRIC_SIZE", "2M"), p, Map.of("SHMEM_SYMMETRIC_SIZE", "4M"));
+        assertEquals(4L << 20, c.get(ShmemOptions.SYMMETRIC_SIZE));
+        assertEquals(ShmemConfig.Source.EXPLICIT, c.setting(ShmemOptions.SYMMETRIC_SIZE).source());
+    }
+
+    @Test
+    void badValueNamesTheVariableAndSource()
+    {
+        final ShmemConfig c = ShmemConfig.of(Map.of("SHMEM_SYMMETRIC_SIZE", "lots"), null, null);
+        final ConfigurationException ex = assertThrows(ConfigurationException.class, () -> c.validate(ShmemOptions.ALL));
+        assertEquals("SHMEM_SYMMETRIC_SIZE", ex.optionName());
+        assertTrue(ex.getMessage().contains("SHMEM_SYMMETRIC_SIZE") && ex.getMessage().contains("lots"), ex.getMessage());
+    }
+
+    @Test
+    void flagsAreOnWithAnyValue()
+    {
+        assertTrue(ShmemConfig.of(Map.of("SHMEM_DEBUG", "0"), null, null).isSet(ShmemOptions.DEBUG));
+        assertFalse(ShmemConfig.of(Map.of(), null, null).isSet(ShmemOptions.DEBUG));
+    }
+
+    @Test
+    void infoPrintsEveryOptionWithSource()
+    {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ShmemConfig.of(Map.of("SHMEM_SYMMETRIC_SIZE", "64M"), null, null)
+            .printInfo(new PrintStream(bytes, true), ShmemOptions.ALL);
+        final String text = bytes.toString();
+        for (final Option<?> o : ShmemOptions.ALL)
+        {
+            assertTrue(text.contains(o.envName()), o.envName());
+        }
+        assertTrue(text.contains("64M") && text.contains("environment"), text);
+    }
+
+    @Test
+    void durations()
+    {
+        assertEquals(30_000_000_000L, DurationParser.parseNs("30"));
+        assertEquals(500_000_000L, DurationParser.parseNs("500ms"));
+        assertEquals(120_000_000_000L, DurationParser.parseNs("2m"));
+        assertThrows(IllegalArgumentException.class, () -> DurationParser.parseNs("soon"));
+        assertThrows(IllegalArgumentException.class, () -> DurationParser.parseNs("-1"));
+    }
+}
