@@ -221,7 +221,7 @@ public final class HeapFile implements AutoCloseable
             }
             final MemorySegment mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
             int state;
-            while ((state = HeapLayout.state(mapped)) != HeapLayout.STATE_READY && state != HeapLayout.STATE_CLOSED)
+            while ((state = HeapLayout.stateAcquire(mapped)) != HeapLayout.STATE_READY && state != HeapLayout.STATE_CLOSED)
             {
                 if (System.nanoTime() - startNs > timeoutNs)
                 {

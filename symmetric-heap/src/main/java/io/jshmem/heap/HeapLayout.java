@@ -50,7 +50,7 @@ import java.nio.charset.StandardCharsets;
  * </pre>
  * The creator writes every field, then stores {@link #STATE_READY} with release semantics
  * ({@link #signalReady(MemorySegment)}); a reader loads the state with acquire semantics
- * ({@link #state(MemorySegment)}) before it trusts any other field.
+ * ({@link #stateAcquire(MemorySegment)}) before it trusts any other field.
  */
 public final class HeapLayout
 {
@@ -137,7 +137,7 @@ public final class HeapLayout
         MemorySegment.copy(job, 0, header, ValueLayout.JAVA_BYTE, JOB_ID_OFFSET, job.length);
     }
 
-    /** Publishes a complete header: a release store that pairs with the acquire load in {@link #state}. */
+    /** Publishes a complete header: a release store that pairs with the acquire load in {@link #stateAcquire}. */
     public static void signalReady(final MemorySegment header)
     {
         STATE.setRelease(header, (long)STATE_OFFSET, STATE_READY);
@@ -150,7 +150,7 @@ public final class HeapLayout
     }
 
     /** @return the state word, loaded with acquire semantics (pairs with {@link #signalReady}). */
-    public static int state(final MemorySegment header)
+    public static int stateAcquire(final MemorySegment header)
     {
         return (int)STATE.getAcquire(header, (long)STATE_OFFSET);
     }
@@ -282,7 +282,7 @@ public final class HeapLayout
         final long heapSizeBytes,
         final Object where)
     {
-        final int state = state(header);
+        final int state = stateAcquire(header);
         final boolean magicWritten = header.get(ValueLayout.JAVA_LONG, MAGIC_OFFSET) != 0;
         if (!hasMagic(header) && (magicWritten || state == STATE_READY))
         {

@@ -85,7 +85,7 @@ public final class StaleHeapFiles
             }
             final MemorySegment header =
                 channel.map(FileChannel.MapMode.READ_ONLY, 0, HeapLayout.HEADER_LENGTH, arena);
-            final int state = HeapLayout.state(header);
+            final int state = HeapLayout.stateAcquire(header);
             if (!HeapLayout.hasMagic(header) ||
                 HeapLayout.layoutVersion(header) != HeapLayout.LAYOUT_VERSION ||
                 (state != HeapLayout.STATE_INITIALIZING && state != HeapLayout.STATE_READY &&

@@ -60,7 +60,7 @@ class HeapFileTest
 
             final MemorySegment h = own.headerSegment();
             assertEquals(HeapLayout.MAGIC, HeapLayout.magic(h));
-            assertEquals(HeapLayout.STATE_READY, HeapLayout.state(h));
+            assertEquals(HeapLayout.STATE_READY, HeapLayout.stateAcquire(h));
             assertEquals("job1", HeapLayout.jobId(h));
             assertEquals(0, HeapLayout.pe(h));
             assertEquals(2, HeapLayout.npes(h));
@@ -71,6 +71,22 @@ class HeapFileTest
             assertThrows(IllegalStateException.class, peer::unlink, "only the owner unlinks");
         }
         assertEquals(List.of(), HeapTestDirectory.list(dir), "close leaves no file");
+    }
+
+    @Test
+    void heapIsSparseUntilTouched() throws Exception
+    {
+        final long big = 256L << 20;
+        try (HeapFile own = HeapFile.create(dir, "job1", 0, 1, big))
+        {
+            own.dataSegment().set(ValueLayout.JAVA_LONG, big - 8, 1L);
+            final Process stat = new ProcessBuilder("stat", "-c", "%b %B", own.path().toString()).start();
+            final String[] out = new String(stat.getInputStream().readAllBytes()).trim().split(" ");
+            assertEquals(0, stat.waitFor());
+            final long allocated = Long.parseLong(out[0]) * Long.parseLong(out[1]);
+            assertEquals(HeapLayout.DATA_OFFSET + big, Files.size(own.path()));
+            assertTrue(allocated < (1 << 20), "creation must not touch the heap: " + allocated + " bytes allocated");
+        }
     }
 
     @Test

@@ -348,5 +348,8 @@ class SymmetricAllocatorTest
         assertThrows(CollectiveMismatchException.class, () -> SymmetricAllocator.checkCallsMatch(hashes, counts));
         assertTrue(SymmetricAllocator.describeMismatch(
             new long[] {hashes[0], hashes[1]}, new long[] {counts[0], counts[1]}).isEmpty());
+        final String countOnly = SymmetricAllocator.describeMismatch(
+            new long[] {7, 7, 7}, new long[] {4, 4, 5}).orElseThrow();
+        assertTrue(countOnly.contains("pe 2 (5 calls") && countOnly.contains("pe 0 made 4 calls"), countOnly);
     }
 }
