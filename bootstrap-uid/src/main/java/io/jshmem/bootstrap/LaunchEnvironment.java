@@ -84,6 +84,10 @@ public record LaunchEnvironment(String kind, int rank, int size, int localRank, 
             }
         }
         final String kind = "uid".equals(mode) ? "uid" : vars[0];
+        if (config.env(vars[1]) == null)
+        {
+            throw new ConfigurationException(vars[1], vars[1] + " is not set (SHMEM_BOOTSTRAP=" + mode + " needs it)");
+        }
         final int size = intVar(config, vars[2], 1, Integer.MAX_VALUE, null);
         final int rank = intVar(config, vars[1], 0, size - 1, vars[2]);
         final int localSize = vars[4] == null || config.env(vars[4]) == null ? -1 : intVar(config, vars[4], 1, size, vars[2]);
