@@ -548,6 +548,12 @@ public final class UidBootstrap extends AbstractBootstrap
 
     // ---------------------------------------------------------------- test hooks
 
+    /** @return the port of this PE's listener (diagnostics and tests). */
+    int listenerPort()
+    {
+        return links.port();
+    }
+
     /** Test hook: stop heartbeating (a hung PE) while keeping every socket open. */
     void pauseHeartbeatsForTesting()
     {
