@@ -224,7 +224,10 @@ public final class UidBootstrap extends AbstractBootstrap
     {
         while (true)
         {
-            checkFailure("join");
+            if (!f.isDone())
+            {
+                checkFailure("join");
+            }
             final long left = deadline - System.nanoTime();
             if (left <= 0)
             {
@@ -284,8 +287,12 @@ public final class UidBootstrap extends AbstractBootstrap
                     }
                     case Wire.WELCOME -> welcome.complete(r);
                     case Wire.MISSING -> missing.complete(r.strings());
-                    case Wire.REJECT -> welcome.completeExceptionally(new ShmemInitException(prefix()
-                        + "bootstrap: the root at " + where() + " rejected this PE: " + r.str()));
+                    case Wire.REJECT ->
+                    {
+                        leaving = true; // the root closes next: that is the rejection, not a loss
+                        welcome.completeExceptionally(new ShmemInitException(prefix()
+                            + "bootstrap: the root at " + where() + " rejected this PE: " + r.str()));
+                    }
                     case Wire.KV_RESPONSE -> store.complete(r);
                     case Wire.LOST ->
                     {
