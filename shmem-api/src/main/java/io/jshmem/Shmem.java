@@ -253,6 +253,45 @@ public abstract class Shmem extends ShmemContext
     /** @return bytes of symmetric heap free on this PE. */
     public abstract long heapFreeBytes();
 
+    // ------------------------------------------------------------------ teams, contexts, locks
+
+    /** @return {@code SHMEM_TEAM_WORLD}: every PE, numbered as {@link #myPe()}. */
+    public abstract Team teamWorld();
+
+    /**
+     * @return {@code SHMEM_TEAM_SHARED}: the PEs that reach each other by load/store ({@link #ptr} is
+     *         non-null), from the transport reachability map. See docs/teams.md for PE sets that are not
+     *         a strided range.
+     */
+    public abstract Team teamShared();
+
+    /** @return the PEs on this PE's host ({@code SHMEMX_TEAM_NODE} of SOS, {@code NVSHMEMX_TEAM_NODE}). */
+    public abstract Team teamNode();
+
+    /**
+     * {@code shmem_ctx_create}: a new context on WORLD. Not collective. Close it (destroy) when done;
+     * closing completes its pending operations.
+     */
+    public abstract ShmemContext createContext(ContextOption... options);
+
+    /**
+     * Allocates a distributed lock (collective, like every allocation). Free it with
+     * {@link #free(SymmetricLock)}.
+     */
+    public abstract SymmetricLock allocateLock();
+
+    /**
+     * Makes a lock over {@link SymmetricLock#WORDS} symmetric longs the program allocated (zero on every
+     * PE, not used otherwise while the lock is in use). Not collective; every PE wraps the same words.
+     */
+    public abstract SymmetricLock lock(SymmetricLongs words);
+
+    /** Frees a lock's words (collective). */
+    public final void free(final SymmetricLock lock)
+    {
+        free(lock == null ? null : lock.words());
+    }
+
     // ------------------------------------------------------------------ synchronization
 
     /** {@code shmem_barrier_all}: quiet on the default context, then a barrier over WORLD. */

@@ -274,6 +274,18 @@ public abstract class ShmemContext implements AutoCloseable
         rmaPutSignal(null, 0, null, 0, 0, sig, sigIndex, value, SignalOp.SET, pe, false);
     }
 
+    // ------------------------------------------------------------------ team and lifetime
+
+    /** {@code shmem_ctx_get_team}: @return the team whose PE numbers this context uses (WORLD for the default context). */
+    public abstract Team team();
+
+    /**
+     * {@code shmem_ctx_destroy}: completes the context's pending operations and releases it; later calls
+     * on it fail. (For {@link Shmem}, the default context, close finalizes the PE.)
+     */
+    @Override
+    public abstract void close();
+
     // ------------------------------------------------------------------ ordering
 
     /**

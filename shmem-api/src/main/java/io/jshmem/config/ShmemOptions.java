@@ -86,6 +86,55 @@ public final class ShmemOptions
     public static final Option<Integer> WAIT_YIELDS = Option.of("SHMEM_WAIT_YIELDS", null, "2000",
         "runtime", "Thread.yield polls of a wait after spinning, before short parks.", ShmemOptions::positiveInt);
 
+    // ---------------------------------------------------------------- collectives
+
+    private static Option<String> algorithm(final String collective, final String description, final String... algorithms)
+    {
+        final String[] allowed = new String[algorithms.length + 1];
+        allowed[0] = "auto";
+        System.arraycopy(algorithms, 0, allowed, 1, algorithms.length);
+        return Option.of("SHMEM_" + collective + "_ALGORITHM", null, "auto", "collectives",
+            description + ": auto (by team size and bytes), " + String.join(", ", algorithms) + ".", t -> oneOf(t, allowed));
+    }
+
+    /** Team slots reserved at init (each with its sync and scratch region). */
+    public static final Option<Integer> TEAMS_MAX = Option.of("SHMEM_TEAMS_MAX", null, "32",
+        "collectives", "Team slots reserved in the symmetric heap at init (WORLD, SHARED and NODE use three); " +
+            "creating more live teams fails with TeamExhaustedException.", ShmemOptions::positiveInt);
+
+    /** Scratch bytes per team slot for reductions and scans. */
+    public static final Option<Long> TEAM_SCRATCH_SIZE = Option.of("SHMEM_TEAM_SCRATCH_SIZE", null, "32K",
+        "collectives", "Bytes of scratch per team slot for reductions and scans (larger: fewer pipeline chunks).",
+        SizeParser::parse);
+
+    /** Barrier / team sync algorithm. */
+    public static final Option<String> BARRIER_ALGORITHM = algorithm("BARRIER", "Team sync and barrier algorithm",
+        "linear", "dissemination");
+
+    /** Broadcast algorithm. */
+    public static final Option<String> BROADCAST_ALGORITHM = algorithm("BROADCAST", "Broadcast algorithm",
+        "linear", "tree", "scatter_allgather");
+
+    /** Collect (variable counts) algorithm. */
+    public static final Option<String> COLLECT_ALGORITHM = algorithm("COLLECT", "Collect algorithm",
+        "linear", "ring", "recursive_doubling");
+
+    /** Fcollect algorithm. */
+    public static final Option<String> FCOLLECT_ALGORITHM = algorithm("FCOLLECT", "Fcollect algorithm",
+        "linear", "ring", "recursive_doubling");
+
+    /** Alltoall(s) algorithm. */
+    public static final Option<String> ALLTOALL_ALGORITHM = algorithm("ALLTOALL", "Alltoall and alltoalls algorithm",
+        "linear", "pairwise");
+
+    /** Reduction algorithm. */
+    public static final Option<String> REDUCE_ALGORITHM = algorithm("REDUCE", "Reduction algorithm",
+        "linear", "recursive_doubling");
+
+    /** Scan algorithm. */
+    public static final Option<String> SCAN_ALGORITHM = algorithm("SCAN", "Prefix-sum (scan) algorithm",
+        "linear", "recursive_doubling");
+
     // ---------------------------------------------------------------- bootstrap
 
     /** Which launch environment to use; auto detects. */
@@ -127,6 +176,8 @@ public final class ShmemOptions
     /** Every option, in table order. */
     public static final List<Option<?>> ALL = List.of(
         SYMMETRIC_SIZE, DEBUG, INFO, VERSION, WAIT_SPINS, WAIT_YIELDS,
+        TEAMS_MAX, TEAM_SCRATCH_SIZE, BARRIER_ALGORITHM, BROADCAST_ALGORITHM, COLLECT_ALGORITHM, FCOLLECT_ALGORITHM,
+        ALLTOALL_ALGORITHM, REDUCE_ALGORITHM, SCAN_ALGORITHM,
         BOOTSTRAP, BOOTSTRAP_UID, BOOTSTRAP_UID_SESSION_ID, BOOTSTRAP_UID_SOCK_IFNAME, BOOTSTRAP_UID_SOCK_FAMILY,
         BOOTSTRAP_SECRET, BOOTSTRAP_TIMEOUT_NS, BOOTSTRAP_PEER_TIMEOUT_NS);
 }

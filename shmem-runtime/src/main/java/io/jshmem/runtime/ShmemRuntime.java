@@ -1,6 +1,11 @@
 package io.jshmem.runtime;
 
 import io.jshmem.AtomicOp;
+import io.jshmem.ContextOption;
+import io.jshmem.ShmemContext;
+import io.jshmem.SymmetricLock;
+import io.jshmem.Team;
+import io.jshmem.team.TeamRegistry;
 import io.jshmem.MallocHint;
 import io.jshmem.Shmem;
 import io.jshmem.ShmemException;
@@ -49,6 +54,8 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     private final WaitIdle waitIdle;
     private final HeapAllocations allocations;
     private final DisseminationBarrier barrier;
+    private final TeamRegistry teams;
+    private final Team world;
     private final Object allocationLock = new Object();
     private final String prefix;
     private final boolean debug;
@@ -78,6 +85,11 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         // stored its first epoch into this region. start() separates construction from the first barrier.
         final Allocation syncRegion = allocations.allocate(DisseminationBarrier.regionBytes(n), 64, false);
         this.barrier = new DisseminationBarrier(p2p.heaps(), this, syncRegion.offset());
+        // The team slot pool (teams module): zero like the sync region, for the same reason.
+        final long poolBytes = TeamRegistry.poolBytes(config, n);
+        final Allocation pool = allocations.allocate(poolBytes, 64, false);
+        this.teams = new TeamRegistry(new RuntimeTeams(this, rma, bootstrap, reachability), new SymmetricMemory(pool, pool.offset(), poolBytes));
+        this.world = teams.teamWorld();
     }
 
     /**
@@ -482,13 +494,63 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     public void barrierAll()
     {
         rma.quiet();
-        barrier.sync();
+        world.sync();
     }
 
     @Override
     public void syncAll()
     {
-        barrier.sync();
+        world.sync();
+    }
+
+    // ------------------------------------------------------------------ teams, contexts, locks
+
+    @Override
+    public Team teamWorld()
+    {
+        return world;
+    }
+
+    @Override
+    public Team teamShared()
+    {
+        return teams.teamShared();
+    }
+
+    @Override
+    public Team teamNode()
+    {
+        return teams.teamNode();
+    }
+
+    @Override
+    public Team team()
+    {
+        return world;
+    }
+
+    @Override
+    public ShmemContext createContext(final ContextOption... options)
+    {
+        return world.createContext(options);
+    }
+
+    @Override
+    public SymmetricLock allocateLock()
+    {
+        return lock(allocateLongs(SymmetricLock.WORDS));
+    }
+
+    @Override
+    public SymmetricLock lock(final SymmetricLongs words)
+    {
+        return new McsLock(this, this, words);
+    }
+
+    /** @return the team registry (tests). */
+    TeamRegistry teams()
+    {
+        return teams;
     }
 
     // ------------------------------------------------------------------ default context operations

@@ -56,7 +56,18 @@ final class ThreadPes
                     futures.add(pool.submit(() -> {
                         try (Shmem shmem = Shmem.create(config, ThreadLevel.MULTIPLE))
                         {
-                            body.run(shmem);
+                            try
+                            {
+                                body.run(shmem);
+                            }
+                            catch (final Throwable ex)
+                            {
+                                // The other PEs may now wait for this one forever (until the test's timeout):
+                                // say at once what went wrong.
+                                System.err.println("[pe " + shmem.myPe() + "/" + shmem.nPes() + "] test body failed: " + ex);
+                                ex.printStackTrace();
+                                throw ex;
+                            }
                         }
                         return null;
                     }));

@@ -1,0 +1,89 @@
+package io.jshmem.runtime;
+
+import io.jshmem.ContextOption;
+import io.jshmem.ShmemContext;
+import io.jshmem.SymmetricArray;
+import io.jshmem.Team;
+import io.jshmem.bootstrap.Bootstrap;
+import io.jshmem.config.ShmemConfig;
+import io.jshmem.team.TeamHost;
+import io.jshmem.transport.ReachabilityMap;
+
+import java.lang.foreign.MemorySegment;
+
+/** The runtime's side of the teams module: what {@link TeamHost} asks of a PE. */
+final class RuntimeTeams implements TeamHost
+{
+    private final ShmemRuntime runtime;
+    private final RmaEngine rma;
+    private final Bootstrap bootstrap;
+    private final ReachabilityMap reachability;
+
+    RuntimeTeams(final ShmemRuntime runtime, final RmaEngine rma, final Bootstrap bootstrap, final ReachabilityMap reachability)
+    {
+        this.runtime = runtime;
+        this.rma = rma;
+        this.bootstrap = bootstrap;
+        this.reachability = reachability;
+    }
+
+    @Override
+    public ShmemContext world()
+    {
+        return runtime;
+    }
+
+    @Override
+    public int myPe()
+    {
+        return runtime.myPe();
+    }
+
+    @Override
+    public int nPes()
+    {
+        return runtime.nPes();
+    }
+
+    @Override
+    public String prefix()
+    {
+        return runtime.prefix();
+    }
+
+    @Override
+    public ShmemConfig config()
+    {
+        return runtime.config();
+    }
+
+    @Override
+    public ReachabilityMap reachability()
+    {
+        return reachability;
+    }
+
+    @Override
+    public String[] hostOfRank()
+    {
+        return bootstrap.hostOfRank();
+    }
+
+    @Override
+    public MemorySegment ptr(final SymmetricArray<?> object, final int worldPe)
+    {
+        return runtime.ptr(object, worldPe);
+    }
+
+    @Override
+    public ShmemContext createContext(final Team team, final ContextOption... options)
+    {
+        return new ContextImpl(rma, team, team == runtime.teamWorld(), runtime.prefix(), options);
+    }
+
+    @Override
+    public boolean isClosed(final ShmemContext context)
+    {
+        return context instanceof ContextImpl c && c.isClosed();
+    }
+}

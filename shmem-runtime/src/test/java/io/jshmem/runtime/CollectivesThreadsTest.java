@@ -1,0 +1,369 @@
+package io.jshmem.runtime;
+
+import io.jshmem.ReduceOp;
+import io.jshmem.Shmem;
+import io.jshmem.SymmetricArray;
+import io.jshmem.SymmetricBytes;
+import io.jshmem.SymmetricChars;
+import io.jshmem.SymmetricDoubles;
+import io.jshmem.SymmetricFloats;
+import io.jshmem.SymmetricInts;
+import io.jshmem.SymmetricLongs;
+import io.jshmem.SymmetricShorts;
+import io.jshmem.Team;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Every collective on WORLD and on split teams (strided, negative stride, teams of one), at 1, 2, 3, 4,
+ * 5 and 8 PEs, under each forced algorithm set, against references computed locally from the
+ * (seeded) inputs every PE can regenerate. Sizes cross the scratch chunk size so the pipelined paths
+ * run. The seed is printed; rerun one with -Djshmem.test.seed=N.
+ */
+class CollectivesThreadsTest
+{
+    private static final long SEED = Long.getLong("jshmem.test.seed", System.nanoTime());
+
+    static Stream<Arguments> cases()
+    {
+        System.out.println("CollectivesThreadsTest seed=" + SEED);
+        final List<Map<String, String>> sets = List.of(
+            Map.of(),
+            Map.of("SHMEM_BARRIER_ALGORITHM", "linear", "SHMEM_BROADCAST_ALGORITHM", "linear", "SHMEM_COLLECT_ALGORITHM", "linear",
+                "SHMEM_FCOLLECT_ALGORITHM", "linear", "SHMEM_ALLTOALL_ALGORITHM", "linear", "SHMEM_REDUCE_ALGORITHM", "linear",
+                "SHMEM_SCAN_ALGORITHM", "linear"),
+            Map.of("SHMEM_BARRIER_ALGORITHM", "dissemination", "SHMEM_BROADCAST_ALGORITHM", "tree", "SHMEM_COLLECT_ALGORITHM", "ring",
+                "SHMEM_FCOLLECT_ALGORITHM", "ring", "SHMEM_ALLTOALL_ALGORITHM", "pairwise", "SHMEM_REDUCE_ALGORITHM", "recursive_doubling",
+                "SHMEM_SCAN_ALGORITHM", "recursive_doubling", "SHMEM_TEAM_SCRATCH_SIZE", "2K"),
+            Map.of("SHMEM_BROADCAST_ALGORITHM", "scatter_allgather", "SHMEM_COLLECT_ALGORITHM", "recursive_doubling",
+                "SHMEM_FCOLLECT_ALGORITHM", "recursive_doubling", "SHMEM_REDUCE_ALGORITHM", "linear", "SHMEM_TEAM_SCRATCH_SIZE", "1K",
+                "SHMEM_DEBUG", "1"));
+        final List<Arguments> args = new ArrayList<>();
+        for (final int n : new int[] {1, 2, 3, 4, 5, 8})
+        {
+            for (int s = 0; s < sets.size(); s++)
+            {
+                args.add(Arguments.of(n, s, sets.get(s)));
+            }
+        }
+        return args.stream();
+    }
+
+    @ParameterizedTest(name = "{0} PEs, algorithm set {1}")
+    @MethodSource("cases")
+    void everyCollectiveMatchesItsReference(final int n, final int set, final Map<String, String> env) throws Exception
+    {
+        ThreadPes.run(n, env, shmem -> {
+            final Team world = shmem.teamWorld();
+            final Buffers b = new Buffers(shmem);
+            runAll(world, SEED + set, b);
+            // even PEs, and odd PEs in reverse order (negative stride), split from WORLD
+            final Team even = world.splitStrided(0, 2, (n + 1) / 2);
+            final Team oddReversed = n > 1 ? world.splitStrided(n % 2 == 0 ? n - 1 : n - 2, -2, n / 2) : Team.INVALID;
+            runAll(even.isValid() ? even : oddReversed, SEED + set + 1, b);
+            final Team last = world.splitStrided(n - 1, 0, 1); // a team of one
+            runAll(last, SEED + set + 2, b);
+            last.close();
+            even.close();
+            oddReversed.close();
+            shmem.barrierAll();
+            b.free(shmem);
+        });
+    }
+
+    /** Buffers allocated once over WORLD (allocation is WORLD-collective; teams use them on their members). */
+    static final class Buffers
+    {
+        static final int MAX_COUNT = 706;
+        final SymmetricLongs src;
+        final SymmetricLongs dest;
+        final List<SymmetricArray<?>> typed;
+
+        Buffers(final Shmem shmem)
+        {
+            src = shmem.allocateLongs((long)MAX_COUNT * shmem.nPes() * 2);
+            dest = shmem.allocateLongs((long)MAX_COUNT * shmem.nPes() * 2);
+            final int c = 2 * TYPED_COUNT;
+            typed = List.of(shmem.allocateBytes(c), shmem.allocateShorts(c), shmem.allocateChars(c), shmem.allocateInts(c),
+                shmem.allocateFloats(c), shmem.allocateDoubles(c));
+        }
+
+        void free(final Shmem shmem)
+        {
+            for (final SymmetricArray<?> a : typed)
+            {
+                shmem.free(a);
+            }
+            shmem.free(dest);
+            shmem.free(src);
+        }
+    }
+
+    private static final int TYPED_COUNT = 37;
+
+    /** Runs every collective on the team (on its members) and checks each result. */
+    static void runAll(final Team team, final long seed, final Buffers b)
+    {
+        if (!team.isValid())
+        {
+            return;
+        }
+        final int n = team.nPes();
+        final int me = team.myPe();
+        final Random random = new Random(seed);
+        final int count = 1 + random.nextInt(5) + (random.nextBoolean() ? 700 : 0); // crosses small scratch chunks
+        final SymmetricLongs src = b.src;
+        final SymmetricLongs dest = b.dest;
+        for (int i = 0; i < count * n * 2; i++)
+        {
+            src.setLocal(i, value(seed, team.worldPe(me), i));
+        }
+        team.sync();
+
+        // broadcast from every root
+        for (int root = 0; root < n; root++)
+        {
+            team.broadcast(dest, src, count, root);
+            for (int i = 0; i < count; i++)
+            {
+                assertEquals(value(seed, team.worldPe(root), i), dest.getLocal(i), "broadcast root " + root + " element " + i);
+            }
+            team.sync();
+        }
+
+        // fcollect
+        team.fcollect(dest, src, count);
+        for (int r = 0; r < n; r++)
+        {
+            for (int i = 0; i < count; i++)
+            {
+                assertEquals(value(seed, team.worldPe(r), i), dest.getLocal((long)r * count + i), "fcollect block " + r);
+            }
+        }
+        team.sync();
+
+        // collect with per-PE counts (some zero)
+        final int myCount = (me * 3 + (int)(seed & 7)) % 4;
+        team.collect(dest, src, myCount);
+        int at = 0;
+        for (int r = 0; r < n; r++)
+        {
+            final int c = (r * 3 + (int)(seed & 7)) % 4;
+            for (int i = 0; i < c; i++)
+            {
+                assertEquals(value(seed, team.worldPe(r), i), dest.getLocal(at++), "collect block " + r);
+            }
+        }
+        team.sync();
+
+        // alltoall: block j of PE i's source lands in block i of PE j's dest
+        team.alltoall(dest, src, count);
+        for (int r = 0; r < n; r++)
+        {
+            for (int i = 0; i < count; i++)
+            {
+                assertEquals(value(seed, team.worldPe(r), me * count + i), dest.getLocal((long)r * count + i), "alltoall block " + r);
+            }
+        }
+        team.sync();
+
+        // alltoalls with strides 2 (dest) and 1 (source), on a small count
+        final int sc = Math.min(count, 5);
+        team.alltoalls(dest, src, 2, 1, sc);
+        for (int r = 0; r < n; r++)
+        {
+            for (int i = 0; i < sc; i++)
+            {
+                assertEquals(value(seed, team.worldPe(r), me * sc + i), dest.getLocal(2L * (r * sc + i)), "alltoalls block " + r);
+            }
+        }
+        team.sync();
+
+        // reductions on longs, every op, out of place and in place
+        for (final ReduceOp op : ReduceOp.values())
+        {
+            team.reduce(op, dest, src, count);
+            for (int i = 0; i < count; i++)
+            {
+                assertEquals(reference(op, seed, team, i), dest.getLocal(i), op + " element " + i);
+            }
+            team.sync();
+        }
+        final SymmetricLongs inPlace = dest.slice(0, count);
+        for (int i = 0; i < count; i++)
+        {
+            inPlace.setLocal(i, value(seed, team.worldPe(me), i));
+        }
+        team.reduce(ReduceOp.SUM, inPlace, inPlace, count);
+        for (int i = 0; i < count; i++)
+        {
+            assertEquals(reference(ReduceOp.SUM, seed, team, i), inPlace.getLocal(i), "in-place SUM element " + i);
+        }
+        team.sync();
+
+        // scans
+        team.sumInscan(dest, src, count);
+        for (int i = 0; i < count; i++)
+        {
+            long sum = 0;
+            for (int r = 0; r <= me; r++)
+            {
+                sum += value(seed, team.worldPe(r), i);
+            }
+            assertEquals(sum, dest.getLocal(i), "inscan element " + i);
+        }
+        team.sync();
+        team.sumExscan(dest, src, count);
+        for (int i = 0; i < count; i++)
+        {
+            long sum = 0;
+            for (int r = 0; r < me; r++)
+            {
+                sum += value(seed, team.worldPe(r), i);
+            }
+            assertEquals(sum, dest.getLocal(i), "exscan element " + i);
+        }
+        team.sync();
+        typedReductions(team, seed, b.typed);
+    }
+
+    static long value(final long seed, final int worldPe, final long i)
+    {
+        return ((seed * 31 + worldPe * 7L + i * 3) % 13 + 13) % 13 - 6; // small: exact in every type and in PROD
+    }
+
+    static long reference(final ReduceOp op, final long seed, final Team team, final long i)
+    {
+        long acc = value(seed, team.worldPe(0), i);
+        for (int r = 1; r < team.nPes(); r++)
+        {
+            final long v = value(seed, team.worldPe(r), i);
+            acc = switch (op)
+            {
+                case AND -> acc & v;
+                case OR -> acc | v;
+                case XOR -> acc ^ v;
+                case MAX -> Math.max(acc, v);
+                case MIN -> Math.min(acc, v);
+                case SUM -> acc + v;
+                case PROD -> acc * v;
+            };
+        }
+        return acc;
+    }
+
+    /** SUM, MAX and (for integers) XOR on every element type, compared after widening to double/long. */
+    private static void typedReductions(final Team team, final long seed, final List<SymmetricArray<?>> arrays)
+    {
+        final int count = TYPED_COUNT;
+        final int me = team.worldPe(team.myPe());
+        for (final SymmetricArray<?> a : arrays)
+        {
+            final boolean isChar = a instanceof SymmetricChars;
+            for (int i = 0; i < count; i++)
+            {
+                store(a, i, isChar ? Math.abs(value(seed, me, i)) : value(seed, me, i));
+            }
+        }
+        team.sync();
+        for (final SymmetricArray<?> a : arrays)
+        {
+            final boolean integral = !(a instanceof SymmetricFloats || a instanceof SymmetricDoubles);
+            final boolean isChar = a instanceof SymmetricChars;
+            for (final ReduceOp op : integral ? new ReduceOp[] {ReduceOp.SUM, ReduceOp.MAX, ReduceOp.XOR} : new ReduceOp[] {ReduceOp.SUM, ReduceOp.MIN, ReduceOp.PROD})
+            {
+                reduceTyped(team, op, a, count);
+                for (int i = 0; i < count; i++)
+                {
+                    long expect = isChar ? Math.abs(value(seed, team.worldPe(0), i)) : value(seed, team.worldPe(0), i);
+                    for (int r = 1; r < team.nPes(); r++)
+                    {
+                        final long v = isChar ? Math.abs(value(seed, team.worldPe(r), i)) : value(seed, team.worldPe(r), i);
+                        expect = switch (op)
+                        {
+                            case SUM -> expect + v;
+                            case MAX -> Math.max(expect, v);
+                            case MIN -> Math.min(expect, v);
+                            case XOR -> expect ^ v;
+                            case PROD -> expect * v;
+                            default -> throw new AssertionError();
+                        };
+                    }
+                    assertEquals(truncate(a, expect), load(a, count + i), 0.0, a.getClass().getSimpleName() + " " + op + " element " + i);
+                }
+                team.sync();
+            }
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void reduceTyped(final Team team, final ReduceOp op, final SymmetricArray a, final int count)
+    {
+        team.reduce(op, a.slice(count, count), a.slice(0, count), count);
+    }
+
+    private static void store(final SymmetricArray<?> a, final long i, final long v)
+    {
+        final MemorySegment s = a.segment();
+        switch (a)
+        {
+            case SymmetricBytes b -> s.set(ValueLayout.JAVA_BYTE, i, (byte)v);
+            case SymmetricShorts b -> s.set(ValueLayout.JAVA_SHORT_UNALIGNED, 2 * i, (short)v);
+            case SymmetricChars b -> s.set(ValueLayout.JAVA_CHAR_UNALIGNED, 2 * i, (char)v);
+            case SymmetricInts b -> s.set(ValueLayout.JAVA_INT_UNALIGNED, 4 * i, (int)v);
+            case SymmetricFloats b -> s.set(ValueLayout.JAVA_FLOAT_UNALIGNED, 4 * i, (float)v);
+            case SymmetricDoubles b -> s.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, 8 * i, (double)v);
+            default -> throw new AssertionError(a);
+        }
+    }
+
+    private static double load(final SymmetricArray<?> a, final long i)
+    {
+        final MemorySegment s = a.segment();
+        return switch (a)
+        {
+            case SymmetricBytes b -> s.get(ValueLayout.JAVA_BYTE, i);
+            case SymmetricShorts b -> s.get(ValueLayout.JAVA_SHORT_UNALIGNED, 2 * i);
+            case SymmetricChars b -> s.get(ValueLayout.JAVA_CHAR_UNALIGNED, 2 * i);
+            case SymmetricInts b -> s.get(ValueLayout.JAVA_INT_UNALIGNED, 4 * i);
+            case SymmetricFloats b -> s.get(ValueLayout.JAVA_FLOAT_UNALIGNED, 4 * i);
+            case SymmetricDoubles b -> s.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 8 * i);
+            default -> throw new AssertionError(a);
+        };
+    }
+
+    private static double truncate(final SymmetricArray<?> a, final long v)
+    {
+        return switch (a)
+        {
+            case SymmetricBytes b -> (byte)v;
+            case SymmetricShorts b -> (short)v;
+            case SymmetricChars b -> (char)v;
+            case SymmetricInts b -> (int)v;
+            case SymmetricFloats b -> (float)v;
+            default -> (double)v;
+        };
+    }
+
+    static void assertLongs(final long[] expected, final SymmetricLongs actual, final String what)
+    {
+        final long[] got = new long[expected.length];
+        for (int i = 0; i < got.length; i++)
+        {
+            got[i] = actual.getLocal(i);
+        }
+        assertArrayEquals(expected, got, what);
+    }
+}

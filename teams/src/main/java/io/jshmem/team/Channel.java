@@ -1,0 +1,188 @@
+package io.jshmem.team;
+
+import io.jshmem.Cmp;
+import io.jshmem.CollectiveMismatchException;
+import io.jshmem.ShmemContext;
+import io.jshmem.SymmetricArray;
+import io.jshmem.SymmetricLongs;
+import io.jshmem.SymmetricMemory;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A team's messaging over its slot: the one-sided primitives every collective algorithm is made of.
+ * <p>
+ * Signals: each member has one signal word per sender (team rank) in every member's slot. A sender
+ * stores {@code (seq << 20) | step} there after its data (put, fence, signal), where {@code seq} counts
+ * the team's collective phases (the same on every member, since collectives are matched by program
+ * order) and {@code step} numbers the messages a sender sends a receiver within a phase. Values from
+ * one sender only grow, so a receiver waits for {@code >=} its expected value and no word is ever reset
+ * while the team lives.
+ * <p>
+ * Scratch: reductions, scans and small exchanges use the slot's scratch in two halves chosen by the
+ * parity of a separate counter of scratch phases. Every scratch phase depends on every member (each
+ * member waits for all the others' contributions), so a member writes the same half again only after
+ * every member finished reading it. Every message into a slot is awaited by its receiver within the
+ * phase, so after a team sync no write into the slot is in flight and destroy can zero it.
+ * <p>
+ * Threads: one collective at a time per team (the caller's guard).
+ */
+final class Channel
+{
+    private static final int STEP_BITS = 20;
+
+    final ShmemContext ctx;
+    final SymmetricLongs sig;
+    final SymmetricLongs small;
+    final SymmetricMemory scratch;
+    final int start;
+    final int stride;
+    final int size;
+    final int me;
+    final String prefix;
+    private long seq;
+    private long scratchPhase;
+
+    Channel(final ShmemContext ctx, final TeamSlot slot, final int start, final int stride, final int size, final int me,
+        final String prefix)
+    {
+        this.ctx = ctx;
+        this.sig = slot.sig();
+        this.small = slot.small();
+        this.scratch = slot.scratch();
+        this.start = start;
+        this.stride = stride;
+        this.size = size;
+        this.me = me;
+        this.prefix = prefix;
+    }
+
+    int world(final int rank)
+    {
+        return start + rank * stride;
+    }
+
+    /** Starts a collective phase. */
+    void next()
+    {
+        seq++;
+    }
+
+    private long value(final int step)
+    {
+        return (seq << STEP_BITS) | step;
+    }
+
+    /** Tells team member {@code rank} that this PE's message {@code step} of this phase is delivered. */
+    void signal(final int rank, final int step)
+    {
+        ctx.signalSet(sig, me, value(step), world(rank));
+    }
+
+    /** Puts a local segment into a member's copy of {@code dest} at element {@code destIndex}. */
+    void put(final SymmetricArray<?> dest, final long destIndex, final MemorySegment data, final int rank)
+    {
+        if (data.byteSize() > 0)
+        {
+            ctx.put(dest, destIndex, data, world(rank));
+        }
+    }
+
+    /** Put, fence (the data is delivered before the signal), signal. */
+    void putSignal(final SymmetricArray<?> dest, final long destIndex, final MemorySegment data, final int rank, final int step)
+    {
+        if (data.byteSize() > 0)
+        {
+            ctx.put(dest, destIndex, data, world(rank));
+            ctx.fence();
+        }
+        signal(rank, step);
+    }
+
+    /** Waits (with the runtime's idle strategy, which notices a failed job) for member rank's message step. */
+    void await(final int rank, final int step)
+    {
+        sig.waitUntil(rank, Cmp.GE, value(step));
+    }
+
+    // ------------------------------------------------------------------ scratch
+
+    /** Starts a scratch phase; @return the base byte offset of this phase's half of the scratch. */
+    long nextScratch()
+    {
+        scratchPhase++;
+        return (scratchPhase & 1) * halfBytes();
+    }
+
+    long halfBytes()
+    {
+        return (scratch.length() / 2) & ~63L;
+    }
+
+    /** @return bytes per buffer when a phase needs {@code buffers} buffers (a multiple of 8; may be 0). */
+    long bufferBytes(final int buffers)
+    {
+        return (halfBytes() / buffers) & ~7L;
+    }
+
+    /**
+     * A scratch phase that gives every member every member's two longs (linear exchange through the
+     * slot's small area). Used for collect's counts, split agreement and the debug call check.
+     *
+     * @return {@code [rank][0..1]}.
+     */
+    long[][] exchange(final long a, final long b)
+    {
+        next();
+        final long half = nextScratch() == 0 ? 0 : 2L * size; // parity selects the half of the small area
+        final long mine = half + 2L * me;
+        final long[] pair = {a, b};
+        for (int d = 1; d < size; d++)
+        {
+            final int r = (me + d) % size;
+            ctx.put(small, mine, pair, 0, 2, world(r));
+            ctx.fence();
+            signal(r, 0);
+        }
+        final long[][] all = new long[size][2];
+        for (int r = 0; r < size; r++)
+        {
+            if (r == me)
+            {
+                all[r][0] = a;
+                all[r][1] = b;
+            }
+            else
+            {
+                await(r, 0);
+                all[r][0] = small.getLocal(half + 2L * r);
+                all[r][1] = small.getLocal(half + 2L * r + 1);
+            }
+        }
+        return all;
+    }
+
+    /**
+     * The SHMEM_DEBUG check that every member makes the same call: throws on every member, naming the
+     * members that differ, when they do not.
+     */
+    void check(final String what, final long fingerprint, final long count)
+    {
+        final long[][] all = exchange(fingerprint, count);
+        final StringBuilder diff = new StringBuilder();
+        for (int r = 0; r < size; r++)
+        {
+            if (all[r][0] != all[0][0] || all[r][1] != all[0][1])
+            {
+                diff.append(" team pe ").append(r).append(String.format(" (call %016x count=%d)", all[r][0], all[r][1]));
+            }
+        }
+        if (diff.length() > 0)
+        {
+            throw new CollectiveMismatchException(prefix + "team members disagree on a collective: this PE calls " + what +
+                String.format(" (call %016x count=%d)", fingerprint, count) + "; team pe 0 has " +
+                String.format("(call %016x count=%d)", all[0][0], all[0][1]) + " and differing:" + diff +
+                " (every member must call the same collective with the same count and root, in the same order)");
+        }
+    }
+}

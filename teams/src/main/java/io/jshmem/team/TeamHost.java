@@ -1,0 +1,48 @@
+package io.jshmem.team;
+
+import io.jshmem.ContextOption;
+import io.jshmem.ShmemContext;
+import io.jshmem.SymmetricArray;
+import io.jshmem.Team;
+import io.jshmem.config.ShmemConfig;
+import io.jshmem.transport.ReachabilityMap;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The narrow view of a PE the teams module needs: the WORLD default context for one-sided operations,
+ * identity for messages, the reachability map and hosts for SHARED and NODE, and two callbacks. One per
+ * PE, implemented by the runtime.
+ */
+public interface TeamHost
+{
+    /** @return the default context; PE numbers are WORLD's. */
+    ShmemContext world();
+
+    /** @return this PE's WORLD number. */
+    int myPe();
+
+    /** @return the number of PEs in WORLD. */
+    int nPes();
+
+    /** @return the message prefix {@code "[pe 3/8] "}. */
+    String prefix();
+
+    /** @return the job's configuration (algorithm choices, debug). */
+    ShmemConfig config();
+
+    /** @return the transport reachability map (for SHARED). */
+    ReachabilityMap reachability();
+
+    /** @return the host identity of every WORLD PE (for NODE). */
+    String[] hostOfRank();
+
+    /** @return {@code shmem_ptr} with a WORLD PE number. */
+    MemorySegment ptr(SymmetricArray<?> object, int worldPe);
+
+    /** @return true once the context (made by {@link #createContext}) is closed. */
+    boolean isClosed(ShmemContext context);
+
+    /** Creates a context whose PE numbers are the team's. */
+    ShmemContext createContext(Team team, ContextOption... options);
+}

@@ -1,0 +1,708 @@
+package io.jshmem.team;
+
+import io.jshmem.ContextOption;
+import io.jshmem.ReduceOp;
+import io.jshmem.ShmemContext;
+import io.jshmem.ShmemException;
+import io.jshmem.SymmetricArray;
+import io.jshmem.Team;
+import io.jshmem.TeamConfig;
+import io.jshmem.TeamMesh;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A team on one of its members: the (start, stride, size) triplet in WORLD, its slot, its channel, and
+ * the entry points of every collective (argument checks, algorithm choice, chunking), which run the
+ * algorithms of {@link Collectives} and {@link Reductions}.
+ * <p>
+ * Threads: one collective (or split, or destroy) at a time; a second concurrent call on the same team
+ * fails fast. Queries are safe from any thread.
+ */
+final class TeamImpl extends Team
+{
+    private static final int SYNC = 1;
+    private static final int BROADCAST = 2;
+    private static final int COLLECT = 3;
+    private static final int FCOLLECT = 4;
+    private static final int ALLTOALL = 5;
+    private static final int ALLTOALLS = 6;
+    private static final int REDUCE = 7;
+    private static final int SCAN = 8;
+    private static final int SPLIT = 9;
+    private static final int DESTROY = 10;
+
+    private final TeamRegistry registry;
+    private final TeamSlot slot;
+    private final Channel channel;
+    private final int start;
+    private final int stride;
+    private final int size;
+    private final int myRank;
+    private final TeamConfig config;
+    private final String name;
+    private final AtomicBoolean busy = new AtomicBoolean();
+    private final List<ShmemContext> contexts = new ArrayList<>();
+    private volatile boolean destroyed;
+
+    TeamImpl(final TeamRegistry registry, final TeamSlot slot, final int start, final int stride, final int size, final int myRank,
+        final TeamConfig config, final String name)
+    {
+        this.registry = registry;
+        this.slot = slot;
+        this.start = start;
+        this.stride = size == 1 ? 1 : stride;
+        this.size = size;
+        this.myRank = myRank;
+        this.config = config;
+        this.name = name;
+        this.channel = new Channel(registry.host.world(), slot, start, this.stride, size, myRank, registry.prefix);
+    }
+
+    // ------------------------------------------------------------------ queries
+
+    @Override
+    public int myPe()
+    {
+        return myRank;
+    }
+
+    @Override
+    public int nPes()
+    {
+        return size;
+    }
+
+    @Override
+    public int start()
+    {
+        return start;
+    }
+
+    @Override
+    public int stride()
+    {
+        return stride;
+    }
+
+    @Override
+    public int worldPe(final int pe)
+    {
+        if (pe < 0 || pe >= size)
+        {
+            throw new IndexOutOfBoundsException(registry.prefix + "pe=" + pe + " out of range [0, " + size + ") of " + this);
+        }
+        return start + pe * stride;
+    }
+
+    @Override
+    public int teamPeOf(final int worldPe)
+    {
+        final int d = worldPe - start;
+        if (d % stride != 0)
+        {
+            return -1;
+        }
+        final int i = d / stride;
+        return i >= 0 && i < size ? i : -1;
+    }
+
+    @Override
+    public TeamConfig config()
+    {
+        checkLive("config");
+        return config;
+    }
+
+    /** @return the slot this team uses (tests). */
+    int slotIndex()
+    {
+        return slot.index();
+    }
+
+    @Override
+    public String toString()
+    {
+        return "team " + name + "(start=" + start + " stride=" + stride + " size=" + size + " slot=" + slot.index() +
+            (destroyed ? " DESTROYED" : "") + ")";
+    }
+
+    private void checkLive(final String what)
+    {
+        if (destroyed)
+        {
+            throw new IllegalStateException(registry.prefix + what + " on a destroyed " + this);
+        }
+    }
+
+    private void enter(final String what)
+    {
+        checkLive(what);
+        if (!busy.compareAndSet(false, true))
+        {
+            throw new IllegalStateException(registry.prefix + what + " on " + this + " while another thread runs a collective on it " +
+                "(one collective at a time per team; use one team per thread)");
+        }
+    }
+
+    private void exit()
+    {
+        busy.set(false);
+    }
+
+    private void debugCheck(final String what, final int kind, final long detail, final long count)
+    {
+        if (registry.debug)
+        {
+            channel.check(what, ((long)kind << 56) ^ detail, count);
+        }
+    }
+
+    // ------------------------------------------------------------------ creation and destruction
+
+    @Override
+    public Team splitStrided(final int pStart, final int pStride, final int pSize, final TeamConfig cfg)
+    {
+        enter("splitStrided");
+        try
+        {
+            debugCheck("splitStrided(" + pStart + ", " + pStride + ", " + pSize + ")", SPLIT,
+                (pStart * 31L + pStride) * 31L + pSize, 0);
+            final String bad = checkTriplet(pStart, pStride, pSize);
+            if (bad != null)
+            {
+                throw new IllegalArgumentException(registry.prefix + "splitStrided(start=" + pStart + ", stride=" + pStride + ", size=" +
+                    pSize + ") of " + this + ": " + bad);
+            }
+            final int slotIndex = registry.agreeOnSlots(this, channel, 1)[0];
+            final int d = myRank - pStart;
+            final int index = pStride == 0 ? (d == 0 ? 0 : -1) : (d % pStride == 0 && d / pStride >= 0 && d / pStride < pSize ? d / pStride : -1);
+            if (index < 0)
+            {
+                return Team.INVALID;
+            }
+            return registry.join(slotIndex, worldPe(pStart), stride * pStride, pSize, index, cfg == null ? TeamConfig.DEFAULT : cfg,
+                "split of " + name);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    private String checkTriplet(final int pStart, final int pStride, final int pSize)
+    {
+        if (pSize < 1)
+        {
+            return "size must be at least 1";
+        }
+        if (pStride == 0 && pSize != 1)
+        {
+            return "stride 0 requires size 1";
+        }
+        if (pStart < 0 || pStart >= size)
+        {
+            return "start outside the parent's PEs [0, " + size + ")";
+        }
+        final long last = pStart + (long)(pSize - 1) * pStride;
+        if (last < 0 || last >= size)
+        {
+            return "the last member " + last + " falls outside the parent's PEs [0, " + size + ") (triplets do not wrap)";
+        }
+        return null;
+    }
+
+    @Override
+    public Split2d split2d(final int xrangeArg, final TeamConfig xConfig, final TeamConfig yConfig)
+    {
+        enter("split2d");
+        try
+        {
+            debugCheck("split2d(" + xrangeArg + ")", SPLIT, xrangeArg, 0);
+            if (xrangeArg < 1)
+            {
+                throw new IllegalArgumentException(registry.prefix + "split2d(xrange=" + xrangeArg + ") of " + this + ": xrange must be at least 1");
+            }
+            final int xrange = Math.min(xrangeArg, size);
+            final int[] slots = registry.agreeOnSlots(this, channel, 2);
+            final int x = myRank % xrange;
+            final int y = myRank / xrange;
+            final int rowStart = y * xrange;
+            final int rowSize = Math.min(xrange, size - rowStart);
+            final int colSize = (size - x + xrange - 1) / xrange;
+            final Team row = registry.join(slots[0], worldPe(rowStart), stride, rowSize, x, orDefault(xConfig), "row " + y + " of " + name);
+            final Team col = registry.join(slots[1], worldPe(x), stride * xrange, colSize, y, orDefault(yConfig), "column " + x + " of " + name);
+            return new Split2d(row, col);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    private static TeamConfig orDefault(final TeamConfig c)
+    {
+        return c == null ? TeamConfig.DEFAULT : c;
+    }
+
+    @Override
+    public TeamMesh mesh(final String[] names, final int... shape)
+    {
+        enter("mesh");
+        try
+        {
+            long product = 1;
+            for (final int e : shape)
+            {
+                product *= e;
+                if (e < 1)
+                {
+                    product = -1;
+                    break;
+                }
+            }
+            debugCheck("mesh" + java.util.Arrays.toString(shape), SPLIT, java.util.Arrays.hashCode(shape), shape.length);
+            if (shape.length == 0 || product != size || names.length != shape.length || new HashSet<>(List.of(names)).size() != names.length)
+            {
+                throw new IllegalArgumentException(registry.prefix + "mesh(names=" + java.util.Arrays.toString(names) + ", shape=" +
+                    java.util.Arrays.toString(shape) + ") of " + this + ": needs one distinct name per dimension, extents >= 1, " +
+                    "and a product equal to the team's " + size + " PEs");
+            }
+            final int dims = shape.length;
+            final int[] slots = registry.agreeOnSlots(this, channel, dims);
+            final int[] coords = new int[dims];
+            final Team[] teams = new Team[dims];
+            int dimStride = size;
+            for (int d = 0; d < dims; d++)
+            {
+                dimStride /= shape[d];
+                coords[d] = (myRank / dimStride) % shape[d];
+                final int first = myRank - coords[d] * dimStride;
+                teams[d] = registry.join(slots[d], worldPe(first), stride * dimStride, shape[d], coords[d], TeamConfig.DEFAULT,
+                    "mesh dimension " + names[d] + " of " + name);
+            }
+            return new TeamMesh(this, names, shape, coords, teams);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public ShmemContext createContext(final ContextOption... options)
+    {
+        checkLive("createContext");
+        final ShmemContext ctx = registry.host.createContext(this, options);
+        synchronized (contexts)
+        {
+            contexts.removeIf(registry.host::isClosed);
+            contexts.add(ctx);
+        }
+        return ctx;
+    }
+
+    @Override
+    public void close()
+    {
+        if (destroyed)
+        {
+            return;
+        }
+        if (this == registry.world() || this == registry.shared() || this == registry.node())
+        {
+            throw new IllegalStateException(registry.prefix + "destroy of the predefined " + this + " (only split teams are destroyed)");
+        }
+        enter("destroy");
+        try
+        {
+            synchronized (contexts)
+            {
+                for (final ShmemContext ctx : contexts)
+                {
+                    ctx.close();
+                }
+                contexts.clear();
+            }
+            debugCheck("destroy", DESTROY, 0, 0);
+            channel.next();
+            Collectives.syncDissemination(channel); // afterwards no member writes into this slot any more
+            destroyed = true;
+            registry.release(slot);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public MemorySegment ptr(final SymmetricArray<?> object, final int pe)
+    {
+        return registry.host.ptr(object, worldPe(pe));
+    }
+
+    // ------------------------------------------------------------------ collectives
+
+    private void checkOwn(final SymmetricArray<?> h, final String what, final long elements)
+    {
+        if (h == null)
+        {
+            throw new NullPointerException(registry.prefix + what + " is null");
+        }
+        if (h.allocation().space() != slot.region().allocation().space())
+        {
+            throw new IllegalArgumentException(registry.prefix + what + " " + h + " was not allocated by this PE's job (a foreign handle)");
+        }
+        h.checkRange(0, elements);
+    }
+
+    private static void checkCount(final String prefix, final long count)
+    {
+        if (count < 0)
+        {
+            throw new IllegalArgumentException(prefix + "count=" + count + " is negative");
+        }
+    }
+
+    private static long span(final long stride, final long n)
+    {
+        return n == 0 ? 0 : (n - 1) * stride + 1;
+    }
+
+    @Override
+    public void sync()
+    {
+        enter("sync");
+        try
+        {
+            debugCheck("sync", SYNC, 0, 0);
+            channel.next();
+            barrier();
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    private void barrier()
+    {
+        if (registry.barrierAlgorithm.equals("linear") || registry.barrierAlgorithm.equals("auto") && size <= 2)
+        {
+            Collectives.syncLinear(channel);
+        }
+        else
+        {
+            Collectives.syncDissemination(channel);
+        }
+    }
+
+    @Override
+    public <A> void broadcast(final SymmetricArray<A> dest, final SymmetricArray<A> src, final long count, final int root)
+    {
+        enter("broadcast");
+        try
+        {
+            checkCount(registry.prefix, count);
+            if (root < 0 || root >= size)
+            {
+                throw new IndexOutOfBoundsException(registry.prefix + "broadcast root=" + root + " out of range [0, " + size + ") of " + this);
+            }
+            checkOwn(dest, "broadcast dest", count);
+            if (myRank == root)
+            {
+                checkOwn(src, "broadcast source", count);
+            }
+            debugCheck("broadcast(count=" + count + ", root=" + root + ")", BROADCAST, ((long)dest.elementBytes() << 32) | root, count);
+            if (count == 0)
+            {
+                return;
+            }
+            channel.next();
+            final long bytes = count * dest.elementBytes();
+            final MemorySegment data = myRank == root ? src.segment().asSlice(0, bytes) : null;
+            if (myRank == root)
+            {
+                MemorySegment.copy(data, 0, dest.segment(), 0, bytes);
+            }
+            String alg = registry.broadcastAlgorithm;
+            if (alg.equals("auto"))
+            {
+                alg = size <= 2 ? "linear" : bytes >= 32 * 1024 && size >= 4 ? "scatter_allgather" : "tree";
+            }
+            switch (alg)
+            {
+                case "linear" -> Collectives.broadcastLinear(channel, dest, data, root);
+                case "tree" -> Collectives.broadcastTree(channel, dest, data, bytes, root);
+                default -> Collectives.broadcastScatterAllgather(channel, dest, data, count, root);
+            }
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public <A> void collect(final SymmetricArray<A> dest, final SymmetricArray<A> src, final long count)
+    {
+        enter("collect");
+        try
+        {
+            checkCount(registry.prefix, count);
+            checkOwn(src, "collect source", count);
+            checkOwn(dest, "collect dest", 0);
+            debugCheck("collect", COLLECT, dest.elementBytes(), -1);
+            final long[][] counts = channel.exchange(count, 0);
+            final long[] offsets = new long[size + 1];
+            for (int r = 0; r < size; r++)
+            {
+                offsets[r + 1] = offsets[r] + counts[r][0];
+            }
+            checkOwn(dest, "collect dest (total " + offsets[size] + " elements)", offsets[size]);
+            allgather("collect", registry.collectAlgorithm, dest, src, offsets);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public <A> void fcollect(final SymmetricArray<A> dest, final SymmetricArray<A> src, final long count)
+    {
+        enter("fcollect");
+        try
+        {
+            checkCount(registry.prefix, count);
+            checkOwn(src, "fcollect source", count);
+            checkOwn(dest, "fcollect dest", count * size);
+            debugCheck("fcollect(count=" + count + ")", FCOLLECT, dest.elementBytes(), count);
+            final long[] offsets = new long[size + 1];
+            for (int r = 0; r <= size; r++)
+            {
+                offsets[r] = r * count;
+            }
+            allgather("fcollect", registry.fcollectAlgorithm, dest, src, offsets);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    private void allgather(final String what, final String algorithm, final SymmetricArray<?> dest, final SymmetricArray<?> src,
+        final long[] offsets)
+    {
+        if (offsets[size] == 0)
+        {
+            return;
+        }
+        final int eb = dest.elementBytes();
+        final long mine = offsets[myRank + 1] - offsets[myRank];
+        MemorySegment.copy(src.segment(), 0, dest.segment(), offsets[myRank] * eb, mine * eb);
+        channel.next();
+        String alg = algorithm;
+        if (alg.equals("auto"))
+        {
+            alg = size <= 4 ? "linear" : offsets[size] * eb <= 64 * 1024 ? "recursive_doubling" : "ring";
+        }
+        switch (alg)
+        {
+            case "linear" -> Collectives.allgatherLinear(channel, dest, offsets);
+            case "ring" -> Collectives.allgatherRing(channel, dest, offsets);
+            default -> Collectives.allgatherRecursiveDoubling(channel, dest, offsets);
+        }
+    }
+
+    @Override
+    public <A> void alltoall(final SymmetricArray<A> dest, final SymmetricArray<A> src, final long count)
+    {
+        enter("alltoall");
+        try
+        {
+            checkCount(registry.prefix, count);
+            checkOwn(src, "alltoall source", count * size);
+            checkOwn(dest, "alltoall dest", count * size);
+            debugCheck("alltoall(count=" + count + ")", ALLTOALL, dest.elementBytes(), count);
+            if (count == 0)
+            {
+                return;
+            }
+            final int eb = dest.elementBytes();
+            final MemorySegment s = src.segment();
+            MemorySegment.copy(s, myRank * count * eb, dest.segment(), myRank * count * eb, count * eb);
+            channel.next();
+            if (pairwise())
+            {
+                Collectives.alltoallPairwise(channel, dest, s, count);
+            }
+            else
+            {
+                Collectives.alltoallLinear(channel, dest, s, count);
+            }
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    private boolean pairwise()
+    {
+        final String alg = registry.alltoallAlgorithm;
+        return alg.equals("pairwise") || alg.equals("auto") && size > 4;
+    }
+
+    @Override
+    public <A> void alltoalls(final SymmetricArray<A> dest, final SymmetricArray<A> src, final long dst, final long sst, final long count)
+    {
+        enter("alltoalls");
+        try
+        {
+            checkCount(registry.prefix, count);
+            if (dst < 1 || sst < 1)
+            {
+                throw new IllegalArgumentException(registry.prefix + "alltoalls strides dst=" + dst + " sst=" + sst + " must be at least 1");
+            }
+            checkOwn(src, "alltoalls source (sst=" + sst + ")", span(sst, count * size));
+            checkOwn(dest, "alltoalls dest (dst=" + dst + ")", span(dst, count * size));
+            debugCheck("alltoalls(count=" + count + ")", ALLTOALLS, (dst * 31 + sst) * 8 + dest.elementBytes(), count);
+            if (count == 0)
+            {
+                return;
+            }
+            channel.next();
+            Collectives.alltoallsLinear(channel, dest, src.segment().asSlice(0, span(sst, count * size) * src.elementBytes()),
+                dst, sst, count, pairwise());
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public <A> void reduce(final ReduceOp op, final SymmetricArray<A> dest, final SymmetricArray<A> src, final long count)
+    {
+        enter("reduce");
+        try
+        {
+            final ElementMath m = checkReduction("reduce " + op, op, dest, src, count);
+            debugCheck(op + " reduce(count=" + count + ")", REDUCE, ((long)op.ordinal() << 8) | m.bytes, count);
+            String alg = registry.reduceAlgorithm;
+            if (alg.equals("auto"))
+            {
+                alg = size <= 4 && count * m.bytes <= 4096 ? "linear" : "recursive_doubling";
+            }
+            final boolean linear = alg.equals("linear") && Reductions.chunkElements(channel, size, m.bytes) > 0;
+            final long bufBytes = channel.bufferBytes(Reductions.buffers(linear ? "linear" : "recursive_doubling", size));
+            final long chunk = chunk(bufBytes, m);
+            final MemorySegment s = src.segment();
+            for (long from = 0; from < count; from += chunk)
+            {
+                final long n = Math.min(chunk, count - from);
+                final MemorySegment piece = s.asSlice(from * m.bytes, n * m.bytes);
+                if (linear)
+                {
+                    Reductions.reduceLinearChunk(channel, m, op, dest, piece, from, n, bufBytes);
+                }
+                else
+                {
+                    Reductions.reduceRecursiveDoublingChunk(channel, m, op, dest, piece, from, n, bufBytes);
+                }
+            }
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    private long chunk(final long bufBytes, final ElementMath m)
+    {
+        final long chunk = bufBytes / m.bytes;
+        if (chunk < 1)
+        {
+            throw new ShmemException(registry.prefix + "team scratch too small for " + size + " PEs: " + bufBytes +
+                " bytes per buffer; raise SHMEM_TEAM_SCRATCH_SIZE");
+        }
+        return chunk;
+    }
+
+    private ElementMath checkReduction(final String what, final ReduceOp op, final SymmetricArray<?> dest, final SymmetricArray<?> src,
+        final long count)
+    {
+        checkCount(registry.prefix, count);
+        checkOwn(src, what + " source", count);
+        checkOwn(dest, what + " dest", count);
+        final ElementMath m = ElementMath.of(dest.elementLayout());
+        if (op == null || !m.supports(op))
+        {
+            throw new IllegalArgumentException(registry.prefix + what + ": " + op + " does not apply to " + m.typeName +
+                " elements (AND, OR and XOR need an integer type)");
+        }
+        final long d0 = dest.offset();
+        final long s0 = src.offset();
+        final long bytes = count * m.bytes;
+        if (count > 0 && d0 != s0 && d0 < s0 + bytes && s0 < d0 + bytes)
+        {
+            throw new IllegalArgumentException(registry.prefix + what + ": dest " + dest + " and source " + src +
+                " overlap without being the same (in place needs dest == src)");
+        }
+        return m;
+    }
+
+    @Override
+    public <A> void sumInscan(final SymmetricArray<A> dest, final SymmetricArray<A> src, final long count)
+    {
+        scan("sumInscan", true, dest, src, count);
+    }
+
+    @Override
+    public <A> void sumExscan(final SymmetricArray<A> dest, final SymmetricArray<A> src, final long count)
+    {
+        scan("sumExscan", false, dest, src, count);
+    }
+
+    private void scan(final String what, final boolean inclusive, final SymmetricArray<?> dest, final SymmetricArray<?> src, final long count)
+    {
+        enter(what);
+        try
+        {
+            final ElementMath m = checkReduction(what, ReduceOp.SUM, dest, src, count);
+            debugCheck(what + "(count=" + count + ")", SCAN, (inclusive ? 16 : 0) | m.bytes, count);
+            String alg = registry.scanAlgorithm;
+            if (alg.equals("auto"))
+            {
+                alg = size <= 4 ? "linear" : "recursive_doubling";
+            }
+            final boolean linear = alg.equals("linear") && Reductions.chunkElements(channel, size, m.bytes) > 0;
+            final long bufBytes = channel.bufferBytes(Reductions.buffers(linear ? "linear" : "recursive_doubling", size));
+            final long chunk = chunk(bufBytes, m);
+            final MemorySegment s = src.segment();
+            for (long from = 0; from < count; from += chunk)
+            {
+                final long n = Math.min(chunk, count - from);
+                final MemorySegment piece = s.asSlice(from * m.bytes, n * m.bytes);
+                if (linear)
+                {
+                    Reductions.scanLinearChunk(channel, m, inclusive, dest, piece, from, n, bufBytes);
+                }
+                else
+                {
+                    Reductions.scanRecursiveDoublingChunk(channel, m, inclusive, dest, piece, from, n, bufBytes);
+                }
+            }
+        }
+        finally
+        {
+            exit();
+        }
+    }
+}

@@ -1,0 +1,243 @@
+package io.jshmem.team;
+
+import io.jshmem.ShmemException;
+import io.jshmem.SymmetricMemory;
+import io.jshmem.TeamConfig;
+import io.jshmem.TeamExhaustedException;
+import io.jshmem.config.ShmemConfig;
+import io.jshmem.config.ShmemOptions;
+import io.jshmem.transport.ReachabilityMap;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A PE's teams: the pool of team slots reserved in the symmetric heap at init (SOS-style), which slots
+ * this PE's live teams use, the predefined teams, and the algorithm choices. A split picks the lowest
+ * slot free on every PE of the parent by exchanging the PEs' slot bitmaps over the parent (so members
+ * agree without a WORLD-collective allocation); destroy zeroes the slot and frees it for reuse.
+ * <p>
+ * Threads: the bitmap is guarded by this object; team creation must still be called in the same order
+ * on every PE, as every collective.
+ */
+public final class TeamRegistry
+{
+    /** Slots of the predefined teams. */
+    static final int WORLD_SLOT = 0;
+    static final int SHARED_SLOT = 1;
+    static final int NODE_SLOT = 2;
+    /** The exchange carries 2 longs of bitmap. */
+    static final int MAX_SLOTS = 128;
+
+    final TeamHost host;
+    final String prefix;
+    final boolean debug;
+    final String barrierAlgorithm;
+    final String broadcastAlgorithm;
+    final String collectAlgorithm;
+    final String fcollectAlgorithm;
+    final String alltoallAlgorithm;
+    final String reduceAlgorithm;
+    final String scanAlgorithm;
+    private final SymmetricMemory pool;
+    private final int slots;
+    private final long scratchBytes;
+    private final long[] used = new long[2];
+    private final TeamImpl world;
+    private final TeamImpl shared;
+    private final TeamImpl node;
+
+    /**
+     * @param host the PE.
+     * @param pool the region {@link #poolBytes} reserved at init, zero on every PE.
+     */
+    public TeamRegistry(final TeamHost host, final SymmetricMemory pool)
+    {
+        this.host = host;
+        this.prefix = host.prefix();
+        final ShmemConfig config = host.config();
+        this.debug = config.isSet(ShmemOptions.DEBUG);
+        this.slots = slotCount(config);
+        this.scratchBytes = config.get(ShmemOptions.TEAM_SCRATCH_SIZE);
+        this.pool = pool;
+        this.barrierAlgorithm = config.get(ShmemOptions.BARRIER_ALGORITHM);
+        this.broadcastAlgorithm = config.get(ShmemOptions.BROADCAST_ALGORITHM);
+        this.collectAlgorithm = config.get(ShmemOptions.COLLECT_ALGORITHM);
+        this.fcollectAlgorithm = config.get(ShmemOptions.FCOLLECT_ALGORITHM);
+        this.alltoallAlgorithm = config.get(ShmemOptions.ALLTOALL_ALGORITHM);
+        this.reduceAlgorithm = config.get(ShmemOptions.REDUCE_ALGORITHM);
+        this.scanAlgorithm = config.get(ShmemOptions.SCAN_ALGORITHM);
+        final int n = host.nPes();
+        final int me = host.myPe();
+        world = create(WORLD_SLOT, 0, 1, n, me, TeamConfig.DEFAULT, "WORLD");
+        final ReachabilityMap map = host.reachability();
+        shared = predefined(SHARED_SLOT, "SHARED", q -> map.transport(me, q) == ReachabilityMap.P2P && map.transport(q, me) == ReachabilityMap.P2P);
+        final String[] hosts = host.hostOfRank();
+        node = predefined(NODE_SLOT, "NODE", q -> hosts[q].equals(hosts[me]));
+    }
+
+    private static int slotCount(final ShmemConfig config)
+    {
+        final int slots = config.get(ShmemOptions.TEAMS_MAX);
+        if (slots < 3 || slots > MAX_SLOTS)
+        {
+            throw new ShmemException("SHMEM_TEAMS_MAX=" + slots + " must be between 3 (WORLD, SHARED, NODE) and " + MAX_SLOTS);
+        }
+        return slots;
+    }
+
+    /** @return bytes of symmetric heap the pool needs (call before allocating it at init). */
+    public static long poolBytes(final ShmemConfig config, final int nPes)
+    {
+        return slotCount(config) * TeamSlot.slotBytes(nPes, config.get(ShmemOptions.TEAM_SCRATCH_SIZE));
+    }
+
+    /**
+     * SHARED and NODE: this PE's group (the PEs the predicate accepts). A group that is a strided range
+     * of WORLD is the team; a group that is not (possible under unusual placements) cannot be a
+     * (start, stride, size) team, so each of its PEs gets the team of itself alone, and SHMEM_DEBUG says so.
+     */
+    private TeamImpl predefined(final int slot, final String name, final java.util.function.IntPredicate inGroup)
+    {
+        final int me = host.myPe();
+        final int[] members = java.util.stream.IntStream.range(0, host.nPes()).filter(inGroup).toArray();
+        final int stride = members.length > 1 ? members[1] - members[0] : 1;
+        boolean strided = stride > 0;
+        for (int i = 1; i < members.length && strided; i++)
+        {
+            strided = members[i] - members[i - 1] == stride;
+        }
+        if (!strided)
+        {
+            if (debug)
+            {
+                System.err.println(prefix + "team " + name + ": PEs " + Arrays.toString(members) + " are not a strided range; " +
+                    name + " is this PE alone");
+            }
+            return create(slot, me, 1, 1, me, TeamConfig.DEFAULT, name);
+        }
+        return create(slot, members[0], stride, members.length, (me - members[0]) / stride, TeamConfig.DEFAULT, name);
+    }
+
+    private TeamImpl create(final int slot, final int start, final int stride, final int size, final int myRank, final TeamConfig config,
+        final String name)
+    {
+        synchronized (used)
+        {
+            used[slot >>> 6] |= 1L << (slot & 63);
+        }
+        final TeamSlot region = TeamSlot.of(pool, slot, host.nPes(), scratchBytes);
+        return new TeamImpl(this, region, start, stride, size, myRank, config, name);
+    }
+
+    TeamImpl world()
+    {
+        return world;
+    }
+
+    TeamImpl shared()
+    {
+        return shared;
+    }
+
+    TeamImpl node()
+    {
+        return node;
+    }
+
+    /** @return the WORLD team. */
+    public io.jshmem.Team teamWorld()
+    {
+        return world;
+    }
+
+    /** @return the SHARED team. */
+    public io.jshmem.Team teamShared()
+    {
+        return shared;
+    }
+
+    /** @return the NODE team. */
+    public io.jshmem.Team teamNode()
+    {
+        return node;
+    }
+
+    /**
+     * Collective over the parent (one phase of its channel): agrees on the {@code count} lowest slots
+     * free on every PE of the parent.
+     *
+     * @throws TeamExhaustedException on every PE of the parent when there are not enough.
+     */
+    int[] agreeOnSlots(final TeamImpl parent, final Channel channel, final int count)
+    {
+        final long b0;
+        final long b1;
+        synchronized (used)
+        {
+            b0 = used[0];
+            b1 = used[1];
+        }
+        final long[][] all = channel.exchange(b0, b1);
+        final long[] union = new long[2];
+        for (final long[] bits : all)
+        {
+            union[0] |= bits[0];
+            union[1] |= bits[1];
+        }
+        final int[] chosen = new int[count];
+        int found = 0;
+        for (int s = 0; s < slots && found < count; s++)
+        {
+            if ((union[s >>> 6] & (1L << (s & 63))) == 0)
+            {
+                chosen[found++] = s;
+            }
+        }
+        if (found < count)
+        {
+            throw new TeamExhaustedException(prefix + "cannot create " + count + " team(s) from " + parent + ": every one of the " +
+                slots + " team slots (SHMEM_TEAMS_MAX) is in use by some PE of the parent (" + (Long.bitCount(union[0]) +
+                Long.bitCount(union[1])) + " in use); destroy unused teams, or raise SHMEM_TEAMS_MAX");
+        }
+        return chosen;
+    }
+
+    /** A member's new team in an agreed slot. */
+    TeamImpl join(final int slot, final int start, final int stride, final int size, final int myRank, final TeamConfig config,
+        final String name)
+    {
+        return create(slot, start, stride, size, myRank, config, name);
+    }
+
+    /** Destroy: the slot is zero again on this PE, and free. */
+    void release(final TeamSlot slot)
+    {
+        slot.clear();
+        synchronized (used)
+        {
+            used[slot.index() >>> 6] &= ~(1L << (slot.index() & 63));
+        }
+    }
+
+    /** @return the number of slots in use on this PE (tests, SHMEM_DEBUG). */
+    public int slotsInUse()
+    {
+        synchronized (used)
+        {
+            return Long.bitCount(used[0]) + Long.bitCount(used[1]);
+        }
+    }
+
+    /** @return every slot count (for messages and tests). */
+    public int slotCount()
+    {
+        return slots;
+    }
+
+    static List<String> names(final String[] names)
+    {
+        return new ArrayList<>(Arrays.asList(names));
+    }
+}
