@@ -1,0 +1,259 @@
+package io.jshmem.bench;
+
+import io.jshmem.Cmp;
+import io.jshmem.Shmem;
+import io.jshmem.SignalOp;
+import io.jshmem.SymmetricBytes;
+import io.jshmem.SymmetricLongs;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * OSU-style point-to-point benchmarks of the p2p path, run on 2 PEs (more PEs join the all-PE rows):
+ * put and get latency (put + quiet), put bandwidth (streaming windows), 8-byte put message rate,
+ * ping-pong (p + wait_until, put_signal + signal_wait_until), fetch_add and compare_swap latency,
+ * atomic add throughput (one PE, and all PEs on one word), barrier_all latency. Each measurement is
+ * repeated ({@code --reps}, default 7) and the table shows median, min and max; PE 0 prints it.
+ * <p>
+ * Run: {@code bin/shmemrun -np 2 -cp benchmarks/target/classes:... io.jshmem.bench.P2pBench} or
+ * {@code benchmarks/run-p2p}. Options: {@code --reps N}, {@code --quick}, {@code --csv FILE}.
+ */
+public final class P2pBench
+{
+    private static final int WINDOW = 64;
+
+    private final Shmem shmem;
+    private final int me;
+    private final int n;
+    private final boolean quick;
+    private final Results results = new Results();
+
+    private P2pBench(final Shmem shmem, final boolean quick)
+    {
+        this.shmem = shmem;
+        this.me = shmem.myPe();
+        this.n = shmem.nPes();
+        this.quick = quick;
+    }
+
+    public static void main(final String[] args) throws Exception
+    {
+        int reps = 7;
+        boolean quick = false;
+        String csv = null;
+        for (int i = 0; i < args.length; i++)
+        {
+            switch (args[i])
+            {
+                case "--reps" -> reps = Integer.parseInt(args[++i]);
+                case "--quick" -> quick = true;
+                case "--csv" -> csv = args[++i];
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (--reps N, --quick, --csv FILE)");
+            }
+        }
+        try (Shmem shmem = Shmem.init())
+        {
+            if (shmem.nPes() < 2)
+            {
+                System.err.println("P2pBench needs at least 2 PEs (bin/shmemrun -np 2 ...)");
+                shmem.globalExit(2);
+            }
+            final P2pBench bench = new P2pBench(shmem, quick);
+            for (int r = 0; r < reps; r++)
+            {
+                bench.runAll();
+            }
+            if (shmem.myPe() == 0)
+            {
+                System.out.print(bench.results.format("jshmem p2p benchmarks, " + shmem.nPes() + " PEs, " + reps +
+                    " repetitions, medians (" + shmem.vendorName() + ", Java " + Runtime.version() + ")"));
+                if (csv != null)
+                {
+                    Files.writeString(Path.of(csv), bench.results.csv());
+                }
+            }
+        }
+    }
+
+    private int iters(final long size, final int small)
+    {
+        final int base = quick ? small / 10 : small;
+        return (int)Math.max(20, Math.min(base, (quick ? 32L << 20 : 256L << 20) / Math.max(1, size)));
+    }
+
+    private void runAll()
+    {
+        final SymmetricBytes buf = shmem.allocateBytes(4 << 20);
+        final SymmetricLongs words = shmem.allocateLongs(64);
+        final byte[] src = new byte[4 << 20];
+        final byte[] dst = new byte[4 << 20];
+
+        for (final long size : Results.sizes(8, 1 << 20))
+        {
+            final int iters = iters(size, 20_000);
+            latency("put latency (put + quiet)", size, iters, () -> {
+                shmem.put(buf, 0, src, 0, (int)size, 1);
+                shmem.quiet();
+            });
+            latency("get latency", size, iters, () -> shmem.get(dst, 0, buf, 0, (int)size, 1));
+        }
+        for (final long size : Results.sizes(8, 4 << 20))
+        {
+            final int windows = Math.max(4, iters(size * WINDOW, 2_000));
+            shmem.barrierAll();
+            if (me == 0)
+            {
+                for (int w = 0; w < 2; w++)
+                {
+                    putWindow(buf, src, size);
+                }
+                final long t0 = System.nanoTime();
+                for (int w = 0; w < windows; w++)
+                {
+                    putWindow(buf, src, size);
+                }
+                final long t1 = System.nanoTime();
+                results.add("put bandwidth (nbi window " + WINDOW + ")", size, "MB/s", (double)size * WINDOW * windows / ((t1 - t0) / 1e3));
+                if (size == 8)
+                {
+                    results.add("put message rate", size, "Mmsg/s", (double)WINDOW * windows / ((t1 - t0) / 1e3));
+                }
+            }
+            shmem.barrierAll();
+        }
+        pingPong(words);
+        final int amoIters = quick ? 20_000 : 200_000;
+        latency("fetch_add latency", 8, amoIters, () -> shmem.atomicFetchAdd(words, 8, 1L, 1));
+        latency("compare_swap latency", 8, amoIters, () -> shmem.atomicCompareSwap(words, 9, 0L, 0L, 1));
+        latency("atomic add throughput, 1 PE (ns/op)", 8, amoIters, () -> shmem.atomicAdd(words, 10, 1L, 1));
+        allHammer(words, amoIters);
+        barrier(quick ? 5_000 : 50_000);
+        shmem.free(words);
+        shmem.free(buf);
+    }
+
+    private void putWindow(final SymmetricBytes buf, final byte[] src, final long size)
+    {
+        final int count = (int)size;
+        for (int i = 0; i < WINDOW; i++)
+        {
+            shmem.putNbi(buf, 0, src, 0, count, 1);
+        }
+        shmem.quiet();
+    }
+
+    /** PE 0 runs the operation against PE 1; the others wait at the barrier. Reports µs per operation. */
+    private void latency(final String name, final long size, final int iters, final Runnable op)
+    {
+        shmem.barrierAll();
+        if (me == 0)
+        {
+            final int warm = Math.max(10, iters / 10);
+            for (int i = 0; i < warm; i++)
+            {
+                op.run();
+            }
+            final long t0 = System.nanoTime();
+            for (int i = 0; i < iters; i++)
+            {
+                op.run();
+            }
+            final long t1 = System.nanoTime();
+            results.add(name, size, name.contains("ns/op") ? "ns" : "us", (t1 - t0) / (name.contains("ns/op") ? 1.0 : 1e3) / iters);
+        }
+        shmem.barrierAll();
+    }
+
+    private void pingPong(final SymmetricLongs words)
+    {
+        final int iters = quick ? 5_000 : 50_000;
+        final int warm = iters / 10;
+        final long[] one = new long[1];
+        // p + wait_until on word 0; the value is the round number
+        words.setLocal(0, 0);
+        words.setLocal(1, 0);
+        shmem.barrierAll();
+        long t0 = 0;
+        for (int i = 1; i <= warm + iters; i++)
+        {
+            if (i == warm + 1)
+            {
+                t0 = System.nanoTime();
+            }
+            if (me == 0)
+            {
+                shmem.p(words, 0, i, 1);
+                words.waitUntil(0, Cmp.EQ, i);
+            }
+            else if (me == 1)
+            {
+                words.waitUntil(0, Cmp.EQ, i);
+                shmem.p(words, 0, i, 0);
+            }
+        }
+        if (me == 0)
+        {
+            results.add("ping-pong p + wait_until (one way)", 8, "us", (System.nanoTime() - t0) / 2e3 / iters);
+        }
+        shmem.barrierAll();
+        // put_signal of 8 bytes + signal_wait_until on word 1
+        for (int i = 1; i <= warm + iters; i++)
+        {
+            if (i == warm + 1)
+            {
+                t0 = System.nanoTime();
+            }
+            one[0] = i;
+            if (me == 0)
+            {
+                shmem.putSignal(words, 2, one, 0, 1, words, 1, i, SignalOp.SET, 1);
+                words.signalWaitUntil(1, Cmp.EQ, i);
+            }
+            else if (me == 1)
+            {
+                words.signalWaitUntil(1, Cmp.EQ, i);
+                shmem.putSignal(words, 2, one, 0, 1, words, 1, i, SignalOp.SET, 0);
+            }
+        }
+        if (me == 0)
+        {
+            results.add("ping-pong put_signal + signal_wait_until (one way)", 8, "us", (System.nanoTime() - t0) / 2e3 / iters);
+        }
+        shmem.barrierAll();
+    }
+
+    private void allHammer(final SymmetricLongs words, final int iters)
+    {
+        shmem.barrierAll();
+        final long t0 = System.nanoTime();
+        for (int i = 0; i < iters; i++)
+        {
+            shmem.atomicAdd(words, 11, 1L, 0);
+        }
+        shmem.barrierAll();
+        final long t1 = System.nanoTime();
+        if (me == 0)
+        {
+            results.add("atomic add throughput, all " + n + " PEs on one word (Mops/s)", 8, "Mops/s", (double)iters * n / ((t1 - t0) / 1e3));
+        }
+    }
+
+    private void barrier(final int iters)
+    {
+        for (int i = 0; i < iters / 10; i++)
+        {
+            shmem.barrierAll();
+        }
+        final long t0 = System.nanoTime();
+        for (int i = 0; i < iters; i++)
+        {
+            shmem.barrierAll();
+        }
+        final long t1 = System.nanoTime();
+        if (me == 0)
+        {
+            results.add("barrier_all latency", n, "us", (t1 - t0) / 1e3 / iters);
+        }
+    }
+}

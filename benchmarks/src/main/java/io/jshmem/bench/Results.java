@@ -1,0 +1,93 @@
+package io.jshmem.bench;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Collects repeated measurements per (benchmark, size) and prints them as an OSU-style table with the
+ * median and the spread (min..max) of the repetitions. Single-threaded.
+ */
+final class Results
+{
+    /** One row: what was measured, at which size, in which unit, every repetition's value. */
+    record Row(String benchmark, long size, String unit, List<Double> values)
+    {
+        double median()
+        {
+            final double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        }
+
+        double min()
+        {
+            return values.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+        }
+
+        double max()
+        {
+            return values.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+        }
+    }
+
+    private final Map<String, Row> rows = new LinkedHashMap<>();
+
+    void add(final String benchmark, final long size, final String unit, final double value)
+    {
+        rows.computeIfAbsent(benchmark + "\u0000" + size, k -> new Row(benchmark, size, unit, new ArrayList<>())).values().add(value);
+    }
+
+    List<Row> rows()
+    {
+        return List.copyOf(rows.values());
+    }
+
+    /** Prints one OSU-style block per benchmark: size, median, min, max. */
+    String format(final String title)
+    {
+        final StringBuilder sb = new StringBuilder();
+        sb.append("# ").append(title).append('\n');
+        String current = null;
+        for (final Row r : rows.values())
+        {
+            if (!r.benchmark().equals(current))
+            {
+                current = r.benchmark();
+                sb.append(String.format(Locale.ROOT, "%n# %s%n# %-10s %14s %14s %14s%n", current, "Size", "median " + r.unit(), "min", "max"));
+            }
+            sb.append(String.format(Locale.ROOT, "%-12d %14.3f %14.3f %14.3f%n", r.size(), r.median(), r.min(), r.max()));
+        }
+        return sb.toString();
+    }
+
+    /** Machine-readable lines: benchmark,size,unit,median,min,max,values... */
+    String csv()
+    {
+        final StringBuilder sb = new StringBuilder("benchmark,size,unit,median,min,max,values\n");
+        for (final Row r : rows.values())
+        {
+            sb.append(String.format(Locale.ROOT, "%s,%d,%s,%.4f,%.4f,%.4f,%s%n", r.benchmark(), r.size(), r.unit(), r.median(), r.min(), r.max(),
+                String.join(";", r.values().stream().map(v -> String.format(Locale.ROOT, "%.4f", v)).toList())));
+        }
+        return sb.toString();
+    }
+
+    static long[] sizes(final long from, final long to)
+    {
+        final List<Long> list = new ArrayList<>();
+        for (long s = from; s <= to; s <<= 1)
+        {
+            list.add(s);
+        }
+        return list.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    @Override
+    public String toString()
+    {
+        return Arrays.toString(rows.keySet().toArray());
+    }
+}

@@ -1,0 +1,590 @@
+package io.jshmem.runtime;
+
+import io.jshmem.AtomicOp;
+import io.jshmem.MallocHint;
+import io.jshmem.Shmem;
+import io.jshmem.ShmemException;
+import io.jshmem.ShmemInfo;
+import io.jshmem.ShmemInitException;
+import io.jshmem.SignalOp;
+import io.jshmem.SymmetricArray;
+import io.jshmem.SymmetricBytes;
+import io.jshmem.SymmetricChars;
+import io.jshmem.SymmetricDoubles;
+import io.jshmem.SymmetricFloats;
+import io.jshmem.SymmetricInts;
+import io.jshmem.SymmetricLongs;
+import io.jshmem.SymmetricMemory;
+import io.jshmem.SymmetricShorts;
+import io.jshmem.ThreadLevel;
+import io.jshmem.bootstrap.Bootstrap;
+import io.jshmem.config.ShmemConfig;
+import io.jshmem.config.ShmemOptions;
+import io.jshmem.heap.HeapFile;
+import io.jshmem.spi.Allocation;
+import io.jshmem.spi.SymmetricSpace;
+import io.jshmem.transport.P2pTransport;
+import io.jshmem.transport.ReachabilityMap;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * One PE: the composition root that runs the init sequence (options, bootstrap, heap, transports,
+ * reachability map, internal regions, barrier), implements {@link Shmem} as the default context, and
+ * finalizes in reverse. Under {@link ThreadLevel#MULTIPLE} every operation is safe from any thread: the
+ * one-sided operations hold no state and allocation is serialized by a lock.
+ */
+final class ShmemRuntime extends Shmem implements SymmetricSpace
+{
+    private final ShmemConfig config;
+    private final ThreadLevel threadLevel;
+    private final Bootstrap bootstrap;
+    private final HeapFile heapFile;
+    private final P2pTransport p2p;
+    private final ReachabilityMap reachability;
+    private final MemorySegment localHeap;
+    private final RmaEngine rma;
+    private final WaitIdle waitIdle;
+    private final HeapAllocations allocations;
+    private final DisseminationBarrier barrier;
+    private final Object allocationLock = new Object();
+    private final String prefix;
+    private final boolean debug;
+    private final int me;
+    private final int n;
+    private volatile boolean finalized;
+
+    private ShmemRuntime(final boolean processWide, final ShmemConfig config, final ThreadLevel requested, final Bootstrap bootstrap,
+        final HeapFile heapFile, final P2pTransport p2p, final ReachabilityMap reachability)
+    {
+        super(processWide);
+        this.config = config;
+        this.threadLevel = requested;
+        this.bootstrap = bootstrap;
+        this.heapFile = heapFile;
+        this.p2p = p2p;
+        this.reachability = reachability;
+        this.localHeap = heapFile.dataSegment();
+        this.me = bootstrap.rank();
+        this.n = bootstrap.size();
+        this.prefix = ShmemException.pePrefix(me, n);
+        this.debug = config.isSet(ShmemOptions.DEBUG);
+        this.waitIdle = new WaitIdle(bootstrap, prefix, config.get(ShmemOptions.WAIT_SPINS), config.get(ShmemOptions.WAIT_YIELDS));
+        this.rma = new RmaEngine(this, p2p.heaps());
+        this.allocations = new HeapAllocations(this, bootstrap, heapFile.dataSize(), debug);
+        final Allocation syncRegion = allocations.allocate(DisseminationBarrier.regionBytes(n), 64, true);
+        this.barrier = new DisseminationBarrier(p2p.heaps(), this, syncRegion.offset());
+    }
+
+    /**
+     * The init sequence (ARCHITECTURE.md steps 1-5 and 8). Collective over the job.
+     *
+     * @param processWide true for the PE {@link Shmem#init()} returns.
+     * @param config      the configuration.
+     * @param requested   the thread level asked for (every level is provided).
+     * @param bootstrap   a formed bootstrap (the runtime closes it on failure and at finalize).
+     * @return the ready PE.
+     */
+    static ShmemRuntime start(final boolean processWide, final ShmemConfig config, final ThreadLevel requested, final Bootstrap bootstrap)
+    {
+        final String prefix = ShmemException.pePrefix(bootstrap.rank(), bootstrap.size());
+        HeapFile heap = null;
+        P2pTransport p2p = null;
+        try
+        {
+            if (bootstrap.rank() == 0 && config.isSet(ShmemOptions.VERSION))
+            {
+                System.out.println("jshmem: " + ShmemInfo.VENDOR_STRING + ", OpenSHMEM " + ShmemInfo.MAJOR_VERSION + "." +
+                    ShmemInfo.MINOR_VERSION + ", Java " + Runtime.version());
+            }
+            if (bootstrap.rank() == 0 && config.isSet(ShmemOptions.INFO))
+            {
+                config.printInfo(System.out, ShmemOptions.ALL);
+            }
+            final long heapSize = checkSameHeapSize(bootstrap, prefix, roundUpToPage(config.get(ShmemOptions.SYMMETRIC_SIZE)));
+            final Path dir = HeapFile.DEFAULT_DIRECTORY;
+            heap = HeapFile.create(dir, bootstrap.jobId(), bootstrap.rank(), bootstrap.size(), heapSize);
+            p2p = P2pTransport.connect(bootstrap, heap, dir);
+            final byte[] row = new byte[bootstrap.size()];
+            for (int pe = 0; pe < row.length; pe++)
+            {
+                row[pe] = p2p.canReach(pe) ? ReachabilityMap.P2P : ReachabilityMap.NONE;
+            }
+            final ReachabilityMap map = ReachabilityMap.gather(bootstrap, row);
+            final List<String> unreachable = map.unreachablePairs(8);
+            if (!unreachable.isEmpty())
+            {
+                throw new ShmemInitException(prefix + "PEs on different hosts cannot reach each other (" + String.join(", ", unreachable) +
+                    (unreachable.size() == 8 ? ", ..." : "") + "; hosts " + java.util.Arrays.toString(bootstrap.hostOfRank()) +
+                    "): no inter-node transport is configured; this version of jshmem runs every PE of a job on one node");
+            }
+            final ShmemRuntime runtime = new ShmemRuntime(processWide, config, requested, bootstrap, heap, p2p, map);
+            runtime.barrier.sync();
+            if (config.isSet(ShmemOptions.DEBUG))
+            {
+                System.err.println(prefix + "ready: heap " + heapSize + " bytes, " + map.p2pPeers(bootstrap.rank()).length +
+                    " PEs by p2p, node " + bootstrap.nodeRank() + "/" + bootstrap.nodeSize() + ", launcher " + bootstrap.launcher());
+            }
+            return runtime;
+        }
+        catch (final RuntimeException ex)
+        {
+            closeQuietly(p2p);
+            closeQuietly(heap);
+            closeQuietly(bootstrap);
+            throw ex instanceof ShmemException ? ex : new ShmemInitException(prefix + "init failed: " + ex, ex);
+        }
+    }
+
+    private static long roundUpToPage(final long bytes)
+    {
+        return Math.max(4096, (bytes + 4095) & ~4095L);
+    }
+
+    private static long checkSameHeapSize(final Bootstrap bootstrap, final String prefix, final long heapSize)
+    {
+        final byte[][] all = bootstrap.allgather(java.nio.ByteBuffer.allocate(8).putLong(heapSize).array());
+        for (int pe = 0; pe < all.length; pe++)
+        {
+            final long theirs = java.nio.ByteBuffer.wrap(all[pe]).getLong();
+            if (theirs != heapSize)
+            {
+                throw new ShmemInitException(prefix + "SHMEM_SYMMETRIC_SIZE differs between PEs: " + heapSize + " bytes here, " +
+                    theirs + " on pe " + pe + "; every PE needs the same heap size");
+            }
+        }
+        return heapSize;
+    }
+
+    private static void closeQuietly(final AutoCloseable c)
+    {
+        if (c != null)
+        {
+            try
+            {
+                c.close();
+            }
+            catch (final Exception ignore)
+            {
+                // teardown after a failed init: the original exception is the one to report
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ SymmetricSpace
+
+    @Override
+    public int myPe()
+    {
+        return me;
+    }
+
+    @Override
+    public int nPes()
+    {
+        return n;
+    }
+
+    @Override
+    public MemorySegment localHeap()
+    {
+        return localHeap;
+    }
+
+    @Override
+    public int idle(final int idleCount)
+    {
+        return waitIdle.idle(idleCount);
+    }
+
+    @Override
+    public String prefix()
+    {
+        return prefix;
+    }
+
+    // ------------------------------------------------------------------ setup and query
+
+    @Override
+    protected void finalizeRuntime()
+    {
+        if (finalized)
+        {
+            return;
+        }
+        RuntimeException failure = null;
+        try
+        {
+            rma.quiet();
+            if (bootstrap.failure() == null)
+            {
+                barrier.sync(); // nobody touches a heap after this
+                bootstrap.barrier();
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            failure = ex;
+        }
+        finally
+        {
+            finalized = true;
+            closeQuietly(p2p);
+            closeQuietly(heapFile);
+            closeQuietly(bootstrap);
+        }
+        if (failure != null)
+        {
+            throw failure;
+        }
+    }
+
+    @Override
+    public ThreadLevel threadLevel()
+    {
+        return threadLevel;
+    }
+
+    @Override
+    public ShmemConfig config()
+    {
+        return config;
+    }
+
+    /** @return the job's transport reachability map. */
+    ReachabilityMap reachability()
+    {
+        return reachability;
+    }
+
+    @Override
+    public boolean peAccessible(final int pe)
+    {
+        return pe >= 0 && pe < n && p2p.canReach(pe);
+    }
+
+    @Override
+    public boolean addrAccessible(final SymmetricArray<?> object, final int pe)
+    {
+        return object != null && object.allocation().space() == this && object.isLive() && peAccessible(pe);
+    }
+
+    @Override
+    public MemorySegment ptr(final SymmetricArray<?> object, final int pe)
+    {
+        rma.checkOwner(object, "ptr");
+        object.checkLive();
+        final MemorySegment heap = rma.target(pe);
+        return heap.asSlice(object.offset(), object.byteSize());
+    }
+
+    @Override
+    public void globalExit(final int status)
+    {
+        bootstrap.globalExit(status);
+    }
+
+    // ------------------------------------------------------------------ memory management
+
+    private Allocation allocate(final String routine, final long bytes, final long alignment, final boolean zero)
+    {
+        if (bytes < 0)
+        {
+            throw new IllegalArgumentException(prefix + routine + ": bytes=" + bytes + " is negative");
+        }
+        if (bytes == 0)
+        {
+            return null; // no object and no barrier, as the spec says
+        }
+        final Allocation a;
+        synchronized (allocationLock)
+        {
+            allocations.checkSameCall(routine, bytes, alignment);
+            a = allocations.allocate(bytes, alignment, zero);
+        }
+        barrierAll(); // barrier on exit: every PE has the object before anyone writes into it
+        return a;
+    }
+
+    private static long elements(final String prefix, final long n, final int size)
+    {
+        if (n < 0 || n > Long.MAX_VALUE / size)
+        {
+            throw new IllegalArgumentException(prefix + "element count " + n + " is negative or too large");
+        }
+        return n * size;
+    }
+
+    @Override
+    public SymmetricMemory malloc(final long bytes)
+    {
+        final Allocation a = allocate("malloc", bytes, 0, false);
+        return a == null ? null : new SymmetricMemory(a, a.offset(), bytes);
+    }
+
+    @Override
+    public SymmetricMemory calloc(final long count, final long elementBytes)
+    {
+        if (count < 0 || elementBytes < 0)
+        {
+            throw new IllegalArgumentException(prefix + "calloc: count=" + count + " elementBytes=" + elementBytes + " must not be negative");
+        }
+        if (count == 0 || elementBytes == 0)
+        {
+            return null;
+        }
+        final long bytes = elements(prefix, count, (int)Math.min(Integer.MAX_VALUE, elementBytes));
+        final Allocation a = allocate("calloc", bytes, 0, true);
+        return new SymmetricMemory(a, a.offset(), bytes);
+    }
+
+    @Override
+    public SymmetricMemory align(final long alignment, final long bytes)
+    {
+        if (alignment < 8 || Long.bitCount(alignment) != 1)
+        {
+            throw new IllegalArgumentException(prefix + "align: alignment=" + alignment + " must be a power of two >= 8");
+        }
+        final Allocation a = allocate("align", bytes, alignment, false);
+        return a == null ? null : new SymmetricMemory(a, a.offset(), bytes);
+    }
+
+    @Override
+    public SymmetricMemory mallocWithHints(final long bytes, final MallocHint... hints)
+    {
+        final Allocation a = allocate("malloc_with_hints", bytes, 0, false);
+        return a == null ? null : new SymmetricMemory(a, a.offset(), bytes);
+    }
+
+    @Override
+    public SymmetricMemory realloc(final SymmetricMemory object, final long bytes)
+    {
+        if (object == null)
+        {
+            return malloc(bytes);
+        }
+        if (bytes == 0)
+        {
+            free(object);
+            return null;
+        }
+        if (bytes < 0)
+        {
+            throw new IllegalArgumentException(prefix + "realloc: bytes=" + bytes + " is negative");
+        }
+        barrierAll(); // nobody is still using the old object
+        final Allocation a;
+        synchronized (allocationLock)
+        {
+            final Allocation old = allocations.wholeAllocation(object, "realloc");
+            allocations.checkSameCall("realloc", bytes, 0);
+            a = allocations.reallocate(old, bytes);
+        }
+        barrierAll();
+        return new SymmetricMemory(a, a.offset(), bytes);
+    }
+
+    @Override
+    public void free(final SymmetricArray<?> object)
+    {
+        if (object == null)
+        {
+            return;
+        }
+        synchronized (allocationLock)
+        {
+            allocations.wholeAllocation(object, "free");
+        }
+        barrierAll(); // barrier on entry: every PE is done with the object
+        synchronized (allocationLock)
+        {
+            final Allocation a = allocations.wholeAllocation(object, "free");
+            allocations.checkSameCall("free", a.byteSize(), 0);
+            allocations.free(a);
+        }
+    }
+
+    @Override
+    public SymmetricBytes allocateBytes(final long n)
+    {
+        final Allocation a = allocate("allocateBytes", elements(prefix, n, 1), 0, true);
+        return a == null ? null : new SymmetricBytes(a, a.offset(), n);
+    }
+
+    @Override
+    public SymmetricShorts allocateShorts(final long n)
+    {
+        final Allocation a = allocate("allocateShorts", elements(prefix, n, 2), 0, true);
+        return a == null ? null : new SymmetricShorts(a, a.offset(), n);
+    }
+
+    @Override
+    public SymmetricChars allocateChars(final long n)
+    {
+        final Allocation a = allocate("allocateChars", elements(prefix, n, 2), 0, true);
+        return a == null ? null : new SymmetricChars(a, a.offset(), n);
+    }
+
+    @Override
+    public SymmetricInts allocateInts(final long n)
+    {
+        final Allocation a = allocate("allocateInts", elements(prefix, n, 4), 0, true);
+        return a == null ? null : new SymmetricInts(a, a.offset(), n);
+    }
+
+    @Override
+    public SymmetricLongs allocateLongs(final long n)
+    {
+        final Allocation a = allocate("allocateLongs", elements(prefix, n, 8), 0, true);
+        return a == null ? null : new SymmetricLongs(a, a.offset(), n);
+    }
+
+    @Override
+    public SymmetricFloats allocateFloats(final long n)
+    {
+        final Allocation a = allocate("allocateFloats", elements(prefix, n, 4), 0, true);
+        return a == null ? null : new SymmetricFloats(a, a.offset(), n);
+    }
+
+    @Override
+    public SymmetricDoubles allocateDoubles(final long n)
+    {
+        final Allocation a = allocate("allocateDoubles", elements(prefix, n, 8), 0, true);
+        return a == null ? null : new SymmetricDoubles(a, a.offset(), n);
+    }
+
+    @Override
+    public long heapUsedBytes()
+    {
+        synchronized (allocationLock)
+        {
+            return allocations.usedBytes();
+        }
+    }
+
+    @Override
+    public long heapFreeBytes()
+    {
+        synchronized (allocationLock)
+        {
+            return allocations.freeBytes();
+        }
+    }
+
+    // ------------------------------------------------------------------ synchronization
+
+    @Override
+    public void barrierAll()
+    {
+        rma.quiet();
+        barrier.sync();
+    }
+
+    @Override
+    public void syncAll()
+    {
+        barrier.sync();
+    }
+
+    // ------------------------------------------------------------------ default context operations
+
+    @Override
+    protected void rmaPut(final SymmetricArray<?> dest, final long destIndex, final Object src, final int srcOffset, final int count,
+        final int pe, final boolean nbi)
+    {
+        rma.put(dest, destIndex, src, srcOffset, count, pe);
+    }
+
+    @Override
+    protected void rmaGet(final Object dest, final int destOffset, final SymmetricArray<?> src, final long srcIndex, final int count,
+        final int pe, final boolean nbi)
+    {
+        rma.get(dest, destOffset, src, srcIndex, count, pe);
+    }
+
+    @Override
+    protected void rmaPutSegment(final SymmetricArray<?> dest, final long destByteOffset, final MemorySegment src, final int pe,
+        final boolean nbi)
+    {
+        rma.putSegment(dest, destByteOffset, src, pe);
+    }
+
+    @Override
+    protected void rmaGetSegment(final MemorySegment dest, final SymmetricArray<?> src, final long srcByteOffset, final int pe,
+        final boolean nbi)
+    {
+        rma.getSegment(dest, src, srcByteOffset, pe);
+    }
+
+    @Override
+    protected void rmaPutStrided(final SymmetricArray<?> dest, final long destIndex, final long dst, final Object src, final int srcOffset,
+        final long sst, final long bsize, final long nblocks, final int pe)
+    {
+        rma.putStrided(dest, destIndex, dst, src, srcOffset, sst, bsize, nblocks, pe);
+    }
+
+    @Override
+    protected void rmaGetStrided(final Object dest, final int destOffset, final long dst, final SymmetricArray<?> src, final long srcIndex,
+        final long sst, final long bsize, final long nblocks, final int pe)
+    {
+        rma.getStrided(dest, destOffset, dst, src, srcIndex, sst, bsize, nblocks, pe);
+    }
+
+    @Override
+    protected void rmaP(final SymmetricArray<?> dest, final long index, final long bits, final int pe)
+    {
+        rma.p(dest, index, bits, pe);
+    }
+
+    @Override
+    protected long rmaG(final SymmetricArray<?> src, final long index, final int pe)
+    {
+        return rma.g(src, index, pe);
+    }
+
+    @Override
+    protected long amo(final AtomicOp op, final SymmetricArray<?> dest, final long index, final long value, final long cond, final int pe)
+    {
+        return rma.amo(op, dest, index, value, cond, pe);
+    }
+
+    @Override
+    protected void amoNbi(final AtomicOp op, final SymmetricArray<?> dest, final long index, final long value, final long cond,
+        final int pe, final Object fetch, final int fetchIndex)
+    {
+        rma.amoNbi(op, dest, index, value, cond, pe, fetch, fetchIndex);
+    }
+
+    @Override
+    protected void rmaPutSignal(final SymmetricArray<?> dest, final long destIndex, final Object src, final int srcOffset, final int count,
+        final SymmetricLongs sig, final long sigIndex, final long signal, final SignalOp op, final int pe, final boolean nbi)
+    {
+        rma.putSignal(dest, destIndex, src, srcOffset, count, sig, sigIndex, signal, op, pe);
+    }
+
+    @Override
+    public void fence()
+    {
+        rma.fence();
+    }
+
+    @Override
+    public void quiet()
+    {
+        rma.quiet();
+    }
+
+    @Override
+    public void peQuiet(final int... pes)
+    {
+        rma.peQuiet(pes);
+    }
+
+    @Override
+    public String toString()
+    {
+        return "jshmem PE " + me + "/" + n + " (" + bootstrap.launcher() + ", job " + bootstrap.jobId() + ")";
+    }
+}

@@ -1,0 +1,63 @@
+package io.jshmem.runtime;
+
+import io.jshmem.JobFailedException;
+import io.jshmem.bootstrap.Bootstrap;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The idle strategy of every wait on another PE (wait_until, signal waits, barriers): spin with
+ * {@link Thread#onSpinWait()} for {@code SHMEM_WAIT_SPINS} polls (sub-microsecond wake-ups while cores
+ * are free), then {@link Thread#yield()} for {@code SHMEM_WAIT_YIELDS} polls (a waiter gives its core
+ * to the PE it waits for when PEs outnumber cores), then short parks that grow to 200 µs (a long wait
+ * costs little CPU). Every step past the first spins checks whether the job failed, so a wait notices
+ * a lost PE or a global exit and throws instead of waiting forever. Stateless: safe from any thread.
+ */
+final class WaitIdle
+{
+    private static final int FAILURE_CHECK_MASK = 255;
+
+    private final Bootstrap bootstrap;
+    private final String prefix;
+    private final int spins;
+    private final int spinsAndYields;
+
+    WaitIdle(final Bootstrap bootstrap, final String prefix, final int spins, final int yields)
+    {
+        this.bootstrap = bootstrap;
+        this.prefix = prefix;
+        this.spins = spins;
+        this.spinsAndYields = spins + yields;
+    }
+
+    int idle(final int count)
+    {
+        if (count < spins)
+        {
+            Thread.onSpinWait();
+            if ((count & FAILURE_CHECK_MASK) == FAILURE_CHECK_MASK)
+            {
+                checkFailure();
+            }
+            return count + 1;
+        }
+        checkFailure();
+        if (count < spinsAndYields)
+        {
+            Thread.yield();
+            return count + 1;
+        }
+        final int parked = count - spinsAndYields;
+        LockSupport.parkNanos(parked < 100 ? 10_000L : parked < 1000 ? 50_000L : 200_000L);
+        return count == Integer.MAX_VALUE ? count : count + 1;
+    }
+
+    void checkFailure()
+    {
+        final JobFailedException failure = bootstrap.failure();
+        if (failure != null)
+        {
+            throw new JobFailedException(prefix + "wait abandoned: " + failure.getMessage(), failure.lostPe(), failure);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.jshmem.transport;
+
+import io.jshmem.bootstrap.Bootstrap;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The npes × npes map of which PE reaches which by which transport (init step 5): each PE contributes
+ * its row, an allgather assembles the matrix, so every PE holds the same map.
+ */
+public final class ReachabilityMap
+{
+    /** Transport ids stored in the map. */
+    public static final byte NONE = 0;
+    /** Reached by load/store into a mapped heap. */
+    public static final byte P2P = 1;
+
+    private final byte[][] map;
+
+    private ReachabilityMap(final byte[][] map)
+    {
+        this.map = map;
+    }
+
+    /**
+     * Collective: gathers every PE's row.
+     *
+     * @param bootstrap the job's bootstrap.
+     * @param myRow     the transport id reaching each PE from this PE.
+     * @return the job's map.
+     */
+    public static ReachabilityMap gather(final Bootstrap bootstrap, final byte[] myRow)
+    {
+        return new ReachabilityMap(bootstrap.allgather(myRow));
+    }
+
+    /** @return the transport id PE {@code from} uses to reach PE {@code to}. */
+    public byte transport(final int from, final int to)
+    {
+        return map[from][to];
+    }
+
+    /** @return the number of PEs. */
+    public int size()
+    {
+        return map.length;
+    }
+
+    /** @return for each PE, the PEs it cannot reach by any transport (empty lists when fully connected). */
+    public List<String> unreachablePairs(final int limit)
+    {
+        final List<String> pairs = new ArrayList<>();
+        for (int from = 0; from < map.length && pairs.size() < limit; from++)
+        {
+            for (int to = 0; to < map.length && pairs.size() < limit; to++)
+            {
+                if (map[from][to] == NONE)
+                {
+                    pairs.add(from + "->" + to);
+                }
+            }
+        }
+        return pairs;
+    }
+
+    /** @return the PEs {@code pe} reaches by p2p (including itself), in increasing order. */
+    public int[] p2pPeers(final int pe)
+    {
+        return java.util.stream.IntStream.range(0, map.length).filter(q -> map[pe][q] == P2P).toArray();
+    }
+
+    @Override
+    public String toString()
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (final byte[] row : map)
+        {
+            sb.append(Arrays.toString(row)).append('\n');
+        }
+        return sb.toString();
+    }
+}
