@@ -61,11 +61,13 @@ public final class Atomics
         a.set(s, x, 1, init(a, me, 1), right);
         s.barrierAll();
         c.eq("atomicSet", a.name, 1, init(a, left, 1), a.local(x, 1));
+        s.barrierAll(); // the left neighbour's swap below must not overtake this check
 
         // right's x[1] holds what this PE set
         c.eq("atomicSwap (old value)", a.name, 1, init(a, me, 1), a.swap(s, x, 1, init(a, me, 2), right));
         s.barrierAll();
         c.eq("atomicSwap (new value)", a.name, 1, init(a, left, 2), a.local(x, 1));
+        s.barrierAll(); // the left neighbour's compare_swap below must not overtake this check
 
         c.eq("atomicCompareSwap (cond false: old value)", a.name, 1, init(a, me, 2),
             a.compareSwap(s, x, 1, init(a, me, 1), 999, right));
@@ -349,6 +351,7 @@ public final class Atomics
         s.barrierAll();
         c.eq("atomicSet", "floats", 1, Float.floatToRawIntBits(fv[(left + 1) % fv.length]), Float.floatToRawIntBits(f.getLocal(1)));
         c.eq("atomicSet", "doubles", 1, Double.doubleToRawLongBits(dv[(left + 1) % dv.length]), Double.doubleToRawLongBits(d.getLocal(1)));
+        s.barrierAll(); // the left neighbour's swap below must not overtake these checks
         c.eq("atomicSwap (old value)", "floats", 1, Float.floatToRawIntBits(fv[(me + 1) % fv.length]),
             Float.floatToRawIntBits(s.atomicSwap(f, 1, fv[(me + 2) % fv.length], right)));
         c.eq("atomicSwap (old value)", "doubles", 1, Double.doubleToRawLongBits(dv[(me + 1) % dv.length]),
