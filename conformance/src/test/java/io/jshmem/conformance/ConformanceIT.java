@@ -19,6 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ConformanceIT
 {
+    /** shmemrun --timeout per job: the programs take a few seconds; a hang must not stall the build for long. */
+    static final int TIMEOUT_S = 60;
+
     /** The programs, in the order a reader meets the spec. */
     static final List<String> PROGRAMS = List.of(
         "SetupQuery", "MemoryMgmt", "Rma", "Atomics", "Signals", "PointToPointSync", "Ordering", "ErrorChecks");
@@ -32,7 +35,7 @@ class ConformanceIT
     @MethodSource("jobs")
     void program(final String program, final int pes)
     {
-        final Launch.Result r = Launch.run(pes, 120, List.of(), "io.jshmem.conformance." + program);
+        final Launch.Result r = Launch.run(pes, TIMEOUT_S, List.of(), "io.jshmem.conformance." + program);
         final String skip = r.skipLine();
         if (r.status() == Spmd.SKIP)
         {

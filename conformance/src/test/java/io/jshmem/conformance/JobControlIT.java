@@ -20,7 +20,7 @@ class JobControlIT
     @Test
     void eightPesPassTwoThousandBarriers()
     {
-        final Launch.Result r = Launch.run(8, 120, List.of(), BarrierLoop.class.getName(), "2000");
+        final Launch.Result r = Launch.run(8, 90, List.of(), BarrierLoop.class.getName(), "2000");
         assertEquals(0, r.status(), r::report);
         for (int pe = 0; pe < 8; pe++)
         {
