@@ -248,7 +248,7 @@ public final class Check
         out.println("FAIL [pe " + me + "/" + nPes + "] " + program + ": " + why + "; ending the job");
         out.flush();
         System.err.flush();
-        shmem.globalExit(Spmd.FAIL);
-        throw new IllegalStateException("globalExit returned");
+        Spmd.endJob(shmem, out);
+        throw new IllegalStateException("unreachable: the PE exited");
     }
 }

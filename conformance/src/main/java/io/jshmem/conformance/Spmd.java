@@ -63,6 +63,24 @@ public final class Spmd
         System.exit(execute(program, minPes, level, body, System.out));
     }
 
+    /**
+     * Ends every PE with {@link #FAIL}. globalExit does not return; should it throw (another PE's
+     * global exit already under way), this PE exits by itself.
+     */
+    static void endJob(final Shmem shmem, final PrintStream out)
+    {
+        try
+        {
+            shmem.globalExit(FAIL);
+        }
+        catch (final Throwable t)
+        {
+            out.println("note: globalExit(" + FAIL + ") threw (another exit under way?): " + t);
+        }
+        out.flush();
+        System.exit(FAIL);
+    }
+
     static int execute(final String program, final int minPes, final ThreadLevel level, final Body body, final PrintStream out)
     {
         final long start = System.nanoTime();
@@ -100,7 +118,7 @@ public final class Spmd
             out.flush();
             // The other PEs may be blocked in a collective this PE will never reach: end them all now
             // rather than at the launcher's timeout (close() here would wait for them forever).
-            shmem.globalExit(FAIL);
+            endJob(shmem, out);
             return FAIL;
         }
         try
