@@ -45,7 +45,7 @@ public final class MemoryMgmt
             exhaustion(s, c, offs);
             s.barrierAll();
             s.free(offs);
-            s.free(null);
+            s.free((SymmetricArray<?>)null);
             c.isTrue(!offs.isLive(), "free", "isLive() true after free");
         });
     }
