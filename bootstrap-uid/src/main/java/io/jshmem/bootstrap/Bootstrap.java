@@ -70,7 +70,8 @@ public interface Bootstrap extends AutoCloseable
 
     /**
      * Ends the whole job: every PE's JVM exits with {@code status}, including PEs blocked in a barrier.
-     * Does not return.
+     * Does not return (with a test {@link ExitAction} that returns, it throws the resulting
+     * {@link JobFailedException}).
      *
      * @param status the exit status every PE's process reports.
      */
@@ -86,6 +87,14 @@ public interface Bootstrap extends AutoCloseable
      * @param listener called once, from a bootstrap thread, when the job fails (see {@link #failure()}).
      */
     void onFailure(Consumer<JobFailedException> listener);
+
+    /**
+     * Registers a cleanup hook run before this process ends by a global exit or the failure policy
+     * (e.g. unlinking a heap file); hooks run in registration order on the exiting thread.
+     *
+     * @param hook what to run.
+     */
+    void onExit(Runnable hook);
 
     /** Leaves the job cleanly (after the last collective); closes every socket and thread. Idempotent. */
     @Override

@@ -1,0 +1,286 @@
+package io.jshmem.bootstrap;
+
+import io.jshmem.JobFailedException;
+import io.jshmem.ShmemException;
+import io.jshmem.ShmemTimeoutException;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * What every bootstrap shares: identity, node map, the failure state (a volatile read for polling),
+ * once-only failure listeners, exit hooks and the exit policy.
+ * <p>
+ * Exit policy: a global exit runs the {@link ExitAction} with its status at once (after flushing
+ * stdout/stderr and running the exit hooks). Any other failure (a lost PE, a lost root, a timeout)
+ * makes every bootstrap call in progress or later throw; if the application has not called
+ * {@link #close()} within {@link BootstrapSettings#failureExitGraceNs()} (2 s), the process is ended
+ * with status 1, so no PE outlives its job or its launcher.
+ */
+abstract class AbstractBootstrap implements Bootstrap
+{
+    protected final int rank;
+    protected final int size;
+    protected final BootstrapSettings settings;
+    private final List<Consumer<JobFailedException>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Runnable> exitHooks = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean exiting = new AtomicBoolean();
+    private final List<Thread> exitThreads = new CopyOnWriteArrayList<>();
+    private volatile JobFailedException failure;
+    private NodeMap nodeMap;
+    private String[] hosts;
+
+    AbstractBootstrap(final int rank, final int size, final BootstrapSettings settings)
+    {
+        this.rank = rank;
+        this.size = size;
+        this.settings = settings;
+    }
+
+    protected void nodes(final String[] hostIds)
+    {
+        hosts = hostIds.clone();
+        nodeMap = NodeMap.of(hosts);
+        if (settings.debug())
+        {
+            log("node rank " + nodeRank() + "/" + nodeSize() + " on node " + nodeMap.nodeOfRank()[rank] + " (" + hosts[rank] + ")");
+            if (rank == 0)
+            {
+                log(nodeMap.describe() + "; rank->node " + java.util.Arrays.toString(nodeMap.nodeOfRank()));
+            }
+        }
+    }
+
+    final String prefix()
+    {
+        return ShmemException.pePrefix(rank, size);
+    }
+
+    final void log(final String line)
+    {
+        settings.log().accept(prefix() + "bootstrap: " + line);
+    }
+
+    final BootstrapSettings settings()
+    {
+        return settings;
+    }
+
+    @Override
+    public int rank()
+    {
+        return rank;
+    }
+
+    @Override
+    public int size()
+    {
+        return size;
+    }
+
+    @Override
+    public int nodeRank()
+    {
+        return nodeMap.nodeRankOf()[rank];
+    }
+
+    @Override
+    public int nodeSize()
+    {
+        return nodeMap.nodeSizes()[nodeMap.nodeOfRank()[rank]];
+    }
+
+    @Override
+    public int[] nodeOfRank()
+    {
+        return nodeMap.nodeOfRank().clone();
+    }
+
+    @Override
+    public String[] hostOfRank()
+    {
+        return hosts.clone();
+    }
+
+    @Override
+    public String launcher()
+    {
+        return settings.launcher();
+    }
+
+    @Override
+    public JobFailedException failure()
+    {
+        return failure;
+    }
+
+    /** Throws the job's failure, wrapped to name the operation, if there is one. */
+    final void checkFailure(final String op)
+    {
+        if (failure != null)
+        {
+            throw wrapFailure(op);
+        }
+    }
+
+    final JobFailedException wrapFailure(final String op)
+    {
+        final JobFailedException f = failure;
+        final String msg = f.getMessage() + " [" + op + " cannot complete]";
+        if (f instanceof ShmemTimeoutException t)
+        {
+            return new ShmemTimeoutException(msg, t.missingPes());
+        }
+        return new JobFailedException(msg, f.lostPe(), f);
+    }
+
+    @Override
+    public void onFailure(final Consumer<JobFailedException> listener)
+    {
+        final AtomicBoolean called = new AtomicBoolean();
+        final Consumer<JobFailedException> once = ex ->
+        {
+            if (called.compareAndSet(false, true))
+            {
+                listener.accept(ex);
+            }
+        };
+        listeners.add(once);
+        final JobFailedException f = failure;
+        if (f != null)
+        {
+            once.accept(f);
+        }
+    }
+
+    @Override
+    public void onExit(final Runnable hook)
+    {
+        exitHooks.add(hook);
+    }
+
+    /** Records the job's failure (first one wins) and tells everyone; returns false if it had failed already. */
+    final boolean fail(final JobFailedException ex)
+    {
+        return fail(ex, false);
+    }
+
+    private boolean fail(final JobFailedException ex, final boolean exit)
+    {
+        synchronized (this)
+        {
+            if (failure != null)
+            {
+                return false;
+            }
+            failure = ex;
+        }
+        onFailed(ex);
+        if (!closed() && !exit)
+        {
+            settings.log().accept(ex.getMessage());
+        }
+        for (final Consumer<JobFailedException> l : listeners)
+        {
+            try
+            {
+                l.accept(ex);
+            }
+            catch (final RuntimeException listenerFailure)
+            {
+                log("failure listener threw " + listenerFailure);
+            }
+        }
+        if (!exit && size > 1 && settings.exitOnFailure() && !closed())
+        {
+            final Thread reaper = Thread.ofPlatform().daemon().name("jshmem-bootstrap-pe" + rank + "-reaper").unstarted(() ->
+            {
+                try
+                {
+                    if (!awaitClosed(settings.failureExitGraceNs()))
+                    {
+                        log("the job failed and this PE did not close within " + settings.failureExitGraceNs() / 1_000_000
+                            + " ms; ending the process with status 1");
+                        doExit(1);
+                    }
+                }
+                catch (final InterruptedException ignore)
+                {
+                    // closing
+                }
+            });
+            exitThreads.add(reaper);
+            reaper.start();
+        }
+        return true;
+    }
+
+    /** A global exit arrived from another PE: fail every call, then end the process with its status. */
+    final void exitRequested(final int status, final JobFailedException ex)
+    {
+        fail(ex, true);
+        doExit(status);
+    }
+
+    @Override
+    public void globalExit(final int status)
+    {
+        fail(new JobFailedException(prefix() + "this PE called global exit(" + status + ")", rank, null), true);
+        announceExit(status);
+        doExit(status);
+        throw wrapFailure("globalExit"); // only when the exit action returns, as in tests
+    }
+
+    final void doExit(final int status)
+    {
+        if (!exiting.compareAndSet(false, true))
+        {
+            return;
+        }
+        System.out.flush();
+        System.err.flush();
+        for (final Runnable hook : exitHooks)
+        {
+            try
+            {
+                hook.run();
+            }
+            catch (final RuntimeException ex)
+            {
+                log("exit hook threw " + ex);
+            }
+        }
+        settings.exitAction().exit(status);
+    }
+
+    final void joinExitThreads()
+    {
+        for (final Thread t : exitThreads)
+        {
+            if (t != Thread.currentThread())
+            {
+                try
+                {
+                    t.join(1000);
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Tells the other PEs about a global exit (nothing to tell in a singleton). */
+    protected abstract void announceExit(int status);
+
+    /** Wakes whatever waits, after the failure is recorded. */
+    protected abstract void onFailed(JobFailedException ex);
+
+    protected abstract boolean closed();
+
+    protected abstract boolean awaitClosed(long timeoutNs) throws InterruptedException;
+}

@@ -1,0 +1,111 @@
+package io.jshmem.bootstrap;
+
+import java.io.IOException;
+import java.net.ProtocolException;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Mutual challenge-response authentication of a bootstrap connection with HMAC-SHA256 over the
+ * job's 256-bit secret; the secret never travels.
+ * <pre>
+ *   client -> server  AUTH_HELLO     magic(int) version(short) nonceC[32]
+ *   server -> client  AUTH_CHALLENGE nonceS[32] HMAC(secret, "jshmem-server" | nonceC | nonceS)
+ *   client -> server  AUTH_RESPONSE  HMAC(secret, "jshmem-client" | nonceC | nonceS)
+ *   server -> client  AUTH_OK
+ * </pre>
+ * The server proves itself first, so a client never answers a server that does not know the
+ * secret. Fresh nonces on both sides and distinct labels stop replay and reflection.
+ */
+final class Auth
+{
+    static final int NONCE_BYTES = 32;
+    static final int MAC_BYTES = 32;
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private Auth()
+    {
+    }
+
+    /** Authentication failed: the other side does not know the secret (or spoke nonsense). */
+    static final class AuthException extends ProtocolException
+    {
+        private static final long serialVersionUID = 1L;
+
+        AuthException(final String message)
+        {
+            super(message);
+        }
+    }
+
+    /** Runs the client side; on return the server has proved itself and accepted us. */
+    static void client(final Channel ch, final byte[] secret) throws IOException
+    {
+        final byte[] nonceC = nonce();
+        ch.send(Wire.AUTH_HELLO, new Wire.Writer().i32(Wire.CONNECTION_MAGIC).i16(Wire.PROTOCOL_VERSION).raw(nonceC).toBytes());
+        final Wire.Reader r = ch.expect(Wire.AUTH_CHALLENGE).reader();
+        final byte[] nonceS = r.raw(NONCE_BYTES);
+        final byte[] proof = r.raw(MAC_BYTES);
+        if (!MessageDigest.isEqual(proof, mac(secret, "jshmem-server", nonceC, nonceS)))
+        {
+            throw new AuthException("the other side failed to prove it knows the job secret "
+                + "(a different job, a stale SHMEM_BOOTSTRAP_UID or a different SHMEM_BOOTSTRAP_SECRET)");
+        }
+        ch.send(Wire.AUTH_RESPONSE, mac(secret, "jshmem-client", nonceC, nonceS));
+        ch.expect(Wire.AUTH_OK);
+        ch.authenticated();
+    }
+
+    /** Runs the server side; on return the client has proved itself. */
+    static void server(final Channel ch, final byte[] secret) throws IOException
+    {
+        final Wire.Reader r = ch.expect(Wire.AUTH_HELLO).reader();
+        final int magic = r.i32();
+        if (magic != Wire.CONNECTION_MAGIC)
+        {
+            throw new ProtocolException(String.format("bad magic 0x%08x (not a jshmem bootstrap peer)", magic));
+        }
+        final int version = r.i16();
+        if (version != Wire.PROTOCOL_VERSION)
+        {
+            throw new ProtocolException("protocol version " + version + " but this side speaks " + Wire.PROTOCOL_VERSION);
+        }
+        final byte[] nonceC = r.raw(NONCE_BYTES);
+        final byte[] nonceS = nonce();
+        ch.send(Wire.AUTH_CHALLENGE, new Wire.Writer().raw(nonceS).raw(mac(secret, "jshmem-server", nonceC, nonceS)).toBytes());
+        final byte[] answer = ch.expect(Wire.AUTH_RESPONSE).payload();
+        if (!MessageDigest.isEqual(answer, mac(secret, "jshmem-client", nonceC, nonceS)))
+        {
+            throw new AuthException("failed authentication (wrong job secret)");
+        }
+        ch.send(Wire.AUTH_OK, new byte[0]);
+        ch.authenticated();
+    }
+
+    static byte[] nonce()
+    {
+        final byte[] b = new byte[NONCE_BYTES];
+        RANDOM.nextBytes(b);
+        return b;
+    }
+
+    static byte[] mac(final byte[] secret, final String label, final byte[] a, final byte[] b)
+    {
+        try
+        {
+            final Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+            mac.update(label.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            mac.update(a);
+            mac.update(b);
+            return mac.doFinal();
+        }
+        catch (final GeneralSecurityException ex)
+        {
+            throw new IllegalStateException("HmacSHA256 unavailable", ex);
+        }
+    }
+}

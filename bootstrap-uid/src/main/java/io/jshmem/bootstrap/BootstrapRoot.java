@@ -1,0 +1,620 @@
+package io.jshmem.bootstrap;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The bootstrap root: the listener every PE phones home to, as NVSHMEM's root thread. It checks each
+ * PE's version, size and rank (duplicates, out of range), waits for all, sends everyone the address
+ * table (so each knows its ring neighbour and the peers its barrier rounds reach), then stays as
+ * the hub of the control channel: heartbeats both ways, the key-value store, loss reports and the
+ * global-exit relay. Created by whoever creates the {@link UniqueId}: shmemrun, the application (UID
+ * API) or rank 0 (torchrun, SLURM, MPI modes).
+ * <p>
+ * Threads: one acceptor, one handshake-then-reader thread per connection, one ticker; all daemon,
+ * named {@code jshmem-bootstrap-root-...}. Public methods are safe from any thread.
+ */
+public final class BootstrapRoot implements AutoCloseable
+{
+    private static final AtomicInteger ROOTS = new AtomicInteger();
+
+    private static final class Member
+    {
+        final int rank;
+        final Channel ch;
+        final String host;
+        final int port;
+        volatile long lastSeenNs = System.nanoTime();
+        boolean left;
+        boolean lost;
+
+        Member(final int rank, final Channel ch, final String host, final int port)
+        {
+            this.rank = rank;
+            this.ch = ch;
+            this.host = host;
+            this.port = port;
+        }
+    }
+
+    private final BootstrapSettings settings;
+    private final byte[] secret;
+    private final UniqueId id;
+    private final ServerSocket server;
+    private final String logPrefix;
+    private final String jobId;
+    private final String name;
+    private final int expectedSize;
+    private final StoreCore store = new StoreCore();
+    private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
+    private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+    private final Object lock = new Object();
+    private int size;
+    private Member[] members;
+    private int joined;
+    private boolean formed;
+    private String failed;
+    private volatile Integer exitStatus;
+    private volatile boolean closed;
+
+    private BootstrapRoot(final BootstrapSettings settings, final int expectedSize, final byte[] secret, final InetSocketAddress bind)
+        throws IOException
+    {
+        this.settings = settings;
+        this.expectedSize = expectedSize;
+        this.secret = secret;
+        this.logPrefix = settings.rootLogPrefix() != null ? settings.rootLogPrefix() : "bootstrap root: ";
+        this.jobId = settings.jobId() != null ? settings.jobId() : BootstrapRoot.randomJobId();
+        this.name = "jshmem-bootstrap-root" + ROOTS.incrementAndGet();
+        this.server = Net.listen(bind.getAddress(), bind.getPort());
+        this.id = UniqueId.of(secret, new InetSocketAddress(bind.getAddress(), server.getLocalPort()));
+        if (expectedSize > 0)
+        {
+            size = expectedSize;
+            members = new Member[expectedSize];
+        }
+        startThread(name + "-acceptor", this::acceptLoop);
+        startThread(name + "-ticker", this::tickLoop);
+    }
+
+    /**
+     * Starts a root with a fresh secret, listening on {@code SHMEM_BOOTSTRAP_UID_SESSION_ID}'s port if
+     * set, else an ephemeral one, and advertising the interface and family of the settings.
+     *
+     * @param settings     timeouts, interface, family, log sink and prefix, job id.
+     * @param expectedSize the job size if known (shmemrun), or 0 to take the first PE's word for it.
+     * @return the running root.
+     */
+    public static BootstrapRoot start(final BootstrapSettings settings, final int expectedSize)
+    {
+        return start(settings, expectedSize, null);
+    }
+
+    static BootstrapRoot start(final BootstrapSettings settings, final int expectedSize, final byte[] secret)
+    {
+        InetSocketAddress bind;
+        if (settings.sessionId() != null)
+        {
+            bind = Net.parseHostPort(settings.sessionId(), "SHMEM_BOOTSTRAP_UID_SESSION_ID");
+        }
+        else
+        {
+            bind = new InetSocketAddress(Net.advertised(settings.ifname(), settings.family()), 0);
+        }
+        return start(settings, expectedSize, secret, bind);
+    }
+
+    static BootstrapRoot start(final BootstrapSettings settings, final int expectedSize, final byte[] secret, final InetSocketAddress bind)
+    {
+        try
+        {
+            return new BootstrapRoot(settings, expectedSize, secret == null ? UniqueId.randomSecret() : secret.clone(), bind);
+        }
+        catch (final IOException ex)
+        {
+            throw new io.jshmem.ShmemInitException("bootstrap root: cannot listen on " + bind + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    static String randomJobId()
+    {
+        final byte[] b = new byte[8];
+        new java.security.SecureRandom().nextBytes(b);
+        return java.util.HexFormat.of().formatHex(b);
+    }
+
+    /** @return the id naming this root; ship {@link UniqueId#toText()} to the PEs. */
+    public UniqueId uniqueId()
+    {
+        return id;
+    }
+
+    /** @return the job id this root hands every PE. */
+    public String jobId()
+    {
+        return jobId;
+    }
+
+    /** @return the status of a global exit some PE requested, or null. */
+    public Integer exitStatus()
+    {
+        return exitStatus;
+    }
+
+    /** @return true once every PE has joined. */
+    public boolean formed()
+    {
+        synchronized (lock)
+        {
+            return formed;
+        }
+    }
+
+    /**
+     * Waits until every PE of a formed job has left, been lost or the job exited.
+     *
+     * @return true if so before the deadline.
+     */
+    public boolean awaitDone(final long timeoutNs)
+    {
+        final long deadline = System.nanoTime() + timeoutNs;
+        synchronized (lock)
+        {
+            while (!done())
+            {
+                final long left = deadline - System.nanoTime();
+                if (left <= 0 || closed)
+                {
+                    return done();
+                }
+                try
+                {
+                    lock.wait(Math.max(1, Math.min(100, left / 1_000_000)));
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                    return done();
+                }
+            }
+            return true;
+        }
+    }
+
+    private boolean done()
+    {
+        if (exitStatus != null || failed != null)
+        {
+            return true;
+        }
+        if (members == null || joined == 0)
+        {
+            return false;
+        }
+        for (final Member m : members)
+        {
+            if (m == null || !(m.left || m.lost))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void log(final String line)
+    {
+        if (!closed)
+        {
+            settings.log().accept(logPrefix + line);
+        }
+    }
+
+    private void startThread(final String threadName, final Runnable body)
+    {
+        final Thread t = Thread.ofPlatform().daemon().name(threadName).unstarted(() ->
+        {
+            try
+            {
+                body.run();
+            }
+            finally
+            {
+                threads.remove(Thread.currentThread());
+            }
+        });
+        threads.add(t);
+        t.start();
+    }
+
+    private void acceptLoop()
+    {
+        int n = 0;
+        while (!closed)
+        {
+            final Socket s;
+            try
+            {
+                s = server.accept();
+            }
+            catch (final IOException ex)
+            {
+                if (!closed)
+                {
+                    log("listener failed: " + ex.getMessage());
+                }
+                return;
+            }
+            final Channel ch;
+            try
+            {
+                ch = new Channel(s);
+            }
+            catch (final IOException ex)
+            {
+                closeQuietly(s);
+                continue;
+            }
+            channels.add(ch);
+            startThread(name + "-conn" + ++n, () -> serve(ch));
+        }
+    }
+
+    private static void closeQuietly(final Socket s)
+    {
+        try
+        {
+            s.close();
+        }
+        catch (final IOException ignore)
+        {
+            // already failing
+        }
+    }
+
+    /** Handshake, HELLO, then the control-channel reader of one PE. */
+    private void serve(final Channel ch)
+    {
+        Member m = null;
+        try
+        {
+            ch.readTimeout(settings.peerTimeoutNs());
+            Auth.server(ch, secret);
+            m = hello(ch, ch.expect(Wire.HELLO).reader());
+            if (m == null)
+            {
+                return;
+            }
+            ch.readTimeout(0);
+            Thread.currentThread().setName(name + "-pe" + m.rank);
+            while (!closed)
+            {
+                final Wire.Frame f = ch.read();
+                m.lastSeenNs = System.nanoTime();
+                dispatch(m, f);
+            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            if (m == null)
+            {
+                if (!closed)
+                {
+                    log("dropped connection from " + ch.remote() + ": " + describe(ex));
+                }
+            }
+            else
+            {
+                gone(m, "control channel closed");
+            }
+        }
+        finally
+        {
+            ch.close();
+            channels.remove(ch);
+        }
+    }
+
+    static String describe(final Exception ex)
+    {
+        if (ex instanceof EOFException)
+        {
+            return "connection closed mid-frame or before authentication (truncated)";
+        }
+        if (ex instanceof SocketTimeoutException)
+        {
+            return "silent past the handshake deadline";
+        }
+        return ex.getMessage() == null ? ex.toString() : ex.getMessage();
+    }
+
+    private Member hello(final Channel ch, final Wire.Reader r) throws IOException
+    {
+        final int version = r.i16();
+        final int rank = r.i32();
+        final int peSize = r.i32();
+        final String host = r.str();
+        final int port = r.i32();
+        String reject = null;
+        boolean failJob = false;
+        final Member m;
+        synchronized (lock)
+        {
+            if (version != Wire.PROTOCOL_VERSION)
+            {
+                reject = "PE " + rank + " speaks bootstrap protocol version " + version + " but the root speaks " + Wire.PROTOCOL_VERSION;
+            }
+            else if (peSize <= 0)
+            {
+                reject = "PE " + rank + " says the job has " + peSize + " PEs";
+            }
+            else if (size != 0 && peSize != size)
+            {
+                reject = "PE " + rank + " says the job has " + peSize + " PEs but the job has " + size
+                    + (expectedSize > 0 ? " (set by the launcher)" : " (set by the first PE to connect)");
+                failJob = true;
+            }
+            else if (rank < 0 || rank >= peSize)
+            {
+                reject = "PE rank " + rank + " is outside 0.." + (peSize - 1) + " (job size " + peSize + ")";
+                failJob = true;
+            }
+            else if (formed || failed != null)
+            {
+                reject = "PE " + rank + " arrived after the job " + (formed ? "formed" : "failed: " + failed);
+            }
+            else if (members != null && members[rank] != null)
+            {
+                reject = "duplicate rank " + rank + ": already taken by the PE connected from " + members[rank].ch.remote()
+                    + " (check the launcher's rank variables)";
+                failJob = true;
+            }
+            if (reject != null)
+            {
+                m = null;
+            }
+            else
+            {
+                if (members == null)
+                {
+                    size = peSize;
+                    members = new Member[peSize];
+                }
+                m = new Member(rank, ch, host, port);
+                members[rank] = m;
+                joined++;
+            }
+        }
+        if (reject != null)
+        {
+            log("rejected " + ch.remote() + ": " + reject);
+            ch.trySend(Wire.REJECT, new Wire.Writer().str(reject).toBytes());
+            if (failJob)
+            {
+                failJob(reject);
+            }
+            return null;
+        }
+        boolean complete;
+        synchronized (lock)
+        {
+            complete = !formed && joined == size && failed == null;
+            if (complete)
+            {
+                formed = true;
+            }
+        }
+        if (complete)
+        {
+            final Wire.Writer w = new Wire.Writer().i32(size).str(jobId);
+            for (final Member each : members)
+            {
+                w.str(each.host).i32(each.port);
+            }
+            final byte[] welcome = w.toBytes();
+            for (final Member each : members)
+            {
+                each.ch.trySend(Wire.WELCOME, welcome);
+            }
+        }
+        return m;
+    }
+
+    private void failJob(final String reason)
+    {
+        final List<Member> live;
+        synchronized (lock)
+        {
+            if (failed != null)
+            {
+                return;
+            }
+            failed = reason;
+            live = live(-1);
+            lock.notifyAll();
+        }
+        final byte[] msg = new Wire.Writer().i32(-1).str(reason).toBytes();
+        live.forEach(x -> x.ch.trySend(Wire.LOST, msg));
+    }
+
+    private List<Member> live(final int except)
+    {
+        final List<Member> out = new ArrayList<>();
+        if (members != null)
+        {
+            for (final Member x : members)
+            {
+                if (x != null && x.rank != except && !x.left && !x.lost)
+                {
+                    out.add(x);
+                }
+            }
+        }
+        return out;
+    }
+
+    private void dispatch(final Member m, final Wire.Frame f) throws IOException
+    {
+        switch (f.type())
+        {
+            case Wire.HEARTBEAT ->
+            {
+                // lastSeenNs already updated
+            }
+            case Wire.QUERY_MISSING ->
+            {
+                final List<String> missing = new ArrayList<>();
+                synchronized (lock)
+                {
+                    for (int i = 0; i < size; i++)
+                    {
+                        if (members[i] == null)
+                        {
+                            missing.add(Integer.toString(i));
+                        }
+                    }
+                }
+                m.ch.send(Wire.MISSING, new Wire.Writer().strings(missing).toBytes());
+            }
+            case Wire.KV_REQUEST -> RootStoreHandler.handle(store, m.ch, f.reader());
+            case Wire.EXIT ->
+            {
+                final int status = f.reader().i32();
+                final List<Member> others;
+                synchronized (lock)
+                {
+                    if (exitStatus == null)
+                    {
+                        exitStatus = status;
+                    }
+                    m.left = true;
+                    others = live(m.rank);
+                    lock.notifyAll();
+                }
+                log("PE " + m.rank + " called global exit(" + status + "); telling " + others.size() + " other PEs");
+                final byte[] msg = new Wire.Writer().i32(status).i32(m.rank).toBytes();
+                others.forEach(x -> x.ch.trySend(Wire.EXIT, msg));
+            }
+            case Wire.LEAVE ->
+            {
+                synchronized (lock)
+                {
+                    m.left = true;
+                    lock.notifyAll();
+                }
+                store.cancel(m.ch);
+            }
+            default -> throw new java.net.ProtocolException("unexpected " + Wire.typeName(f.type()) + " from PE " + m.rank);
+        }
+    }
+
+    private void gone(final Member m, final String reason)
+    {
+        store.cancel(m.ch);
+        final List<Member> others;
+        synchronized (lock)
+        {
+            if (m.left || m.lost || closed || exitStatus != null)
+            {
+                m.left = true;
+                lock.notifyAll();
+                return;
+            }
+            m.lost = true;
+            others = live(m.rank);
+            lock.notifyAll();
+        }
+        m.ch.close();
+        log("PE " + m.rank + " was lost (" + reason + "); telling " + others.size() + " other PEs");
+        final byte[] msg = new Wire.Writer().i32(m.rank).str(reason).toBytes();
+        others.forEach(x -> x.ch.trySend(Wire.LOST, msg));
+    }
+
+    private void tickLoop()
+    {
+        final long period = settings.heartbeatNs();
+        while (!closed)
+        {
+            try
+            {
+                Thread.sleep(period / 1_000_000, (int)(period % 1_000_000));
+            }
+            catch (final InterruptedException ex)
+            {
+                return;
+            }
+            final List<Member> live;
+            synchronized (lock)
+            {
+                live = live(-1);
+            }
+            final long now = System.nanoTime();
+            for (final Member m : live)
+            {
+                final long silentNs = now - m.lastSeenNs;
+                if (silentNs > settings.peerTimeoutNs())
+                {
+                    gone(m, String.format("no heartbeat for %.1f s", silentNs / 1e9));
+                }
+                else
+                {
+                    m.ch.trySend(Wire.HEARTBEAT, new byte[0]);
+                }
+            }
+        }
+    }
+
+    /** Stops listening and closes every connection and thread. Idempotent. */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        synchronized (lock)
+        {
+            lock.notifyAll();
+        }
+        try
+        {
+            server.close();
+        }
+        catch (final IOException ignore)
+        {
+            // closing anyway
+        }
+        channels.forEach(Channel::close);
+        final long deadline = System.nanoTime() + 2_000_000_000L;
+        for (final Thread t : List.copyOf(threads))
+        {
+            t.interrupt();
+            try
+            {
+                t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        final InetAddress a = id.rootAddress().getAddress();
+        return "BootstrapRoot[" + a.getHostAddress() + ":" + id.rootAddress().getPort() + " job=" + jobId + "]";
+    }
+}

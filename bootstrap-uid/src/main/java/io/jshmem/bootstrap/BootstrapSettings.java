@@ -1,0 +1,257 @@
+package io.jshmem.bootstrap;
+
+import io.jshmem.config.ShmemConfig;
+import io.jshmem.config.ShmemOptions;
+
+import java.util.function.Consumer;
+
+/**
+ * The tunables of one bootstrap (PE side or root), resolved from a {@link ShmemConfig} and
+ * adjustable by copy ({@code withX}) for embedding and tests. Immutable.
+ */
+public final class BootstrapSettings
+{
+    private long timeoutNs = 120_000_000_000L;
+    private long peerTimeoutNs = 5_000_000_000L;
+    private String ifname;
+    private String family = "AF_INET";
+    private String sessionId;
+    private boolean debug;
+    private ExitAction exitAction = ExitAction.halt();
+    private Consumer<String> log = line -> System.err.println(line);
+    private String launcher = "uid";
+    private String jobId;
+    private String hostIdentity;
+    private boolean exitOnFailure = true;
+    private long failureExitGraceNs = 2_000_000_000L;
+    private String rootLogPrefix;
+
+    private BootstrapSettings()
+    {
+    }
+
+    private BootstrapSettings copy()
+    {
+        final BootstrapSettings s = new BootstrapSettings();
+        s.timeoutNs = timeoutNs;
+        s.peerTimeoutNs = peerTimeoutNs;
+        s.ifname = ifname;
+        s.family = family;
+        s.sessionId = sessionId;
+        s.debug = debug;
+        s.exitAction = exitAction;
+        s.log = log;
+        s.launcher = launcher;
+        s.jobId = jobId;
+        s.hostIdentity = hostIdentity;
+        s.exitOnFailure = exitOnFailure;
+        s.failureExitGraceNs = failureExitGraceNs;
+        s.rootLogPrefix = rootLogPrefix;
+        return s;
+    }
+
+    /** @return the defaults of the option table. */
+    public static BootstrapSettings defaults()
+    {
+        return new BootstrapSettings();
+    }
+
+    /**
+     * @param config options: SHMEM_BOOTSTRAP_TIMEOUT, SHMEM_BOOTSTRAP_PEER_TIMEOUT,
+     *               SHMEM_BOOTSTRAP_UID_SOCK_IFNAME, SHMEM_BOOTSTRAP_UID_SOCK_FAMILY,
+     *               SHMEM_BOOTSTRAP_UID_SESSION_ID, SHMEM_DEBUG.
+     * @return the settings.
+     */
+    public static BootstrapSettings from(final ShmemConfig config)
+    {
+        final BootstrapSettings s = new BootstrapSettings();
+        s.timeoutNs = config.get(ShmemOptions.BOOTSTRAP_TIMEOUT_NS);
+        s.peerTimeoutNs = config.get(ShmemOptions.BOOTSTRAP_PEER_TIMEOUT_NS);
+        s.ifname = config.get(ShmemOptions.BOOTSTRAP_UID_SOCK_IFNAME);
+        s.family = config.get(ShmemOptions.BOOTSTRAP_UID_SOCK_FAMILY);
+        s.sessionId = config.get(ShmemOptions.BOOTSTRAP_UID_SESSION_ID);
+        s.debug = config.isSet(ShmemOptions.DEBUG);
+        return s;
+    }
+
+    /** @return deadline of every bootstrap wait. */
+    public long timeoutNs()
+    {
+        return timeoutNs;
+    }
+
+    /** @return silence after which a peer (or the root) is declared lost; also the handshake deadline. */
+    public long peerTimeoutNs()
+    {
+        return peerTimeoutNs;
+    }
+
+    /** @return the heartbeat period: 1 s, or a third of the peer timeout if that is shorter. */
+    public long heartbeatNs()
+    {
+        return Math.max(10_000_000L, Math.min(1_000_000_000L, peerTimeoutNs / 3));
+    }
+
+    /** @return the interface whose address sockets advertise, or null for the first non-loopback one. */
+    public String ifname()
+    {
+        return ifname;
+    }
+
+    /** @return AF_INET or AF_INET6. */
+    public String family()
+    {
+        return family;
+    }
+
+    /** @return a fixed root address {@code host:port}, or null. */
+    public String sessionId()
+    {
+        return sessionId;
+    }
+
+    /** @return true if SHMEM_DEBUG is set. */
+    public boolean debug()
+    {
+        return debug;
+    }
+
+    /** @return what ending the process means. */
+    public ExitAction exitAction()
+    {
+        return exitAction;
+    }
+
+    /** @return where one-line diagnostics go (default System.err). */
+    public Consumer<String> log()
+    {
+        return log;
+    }
+
+    /** @return the launch environment's name (reported by {@link Bootstrap#launcher()}). */
+    public String launcher()
+    {
+        return launcher;
+    }
+
+    /** @return the job id to use if this side hosts the root, or null for a random one. */
+    public String jobId()
+    {
+        return jobId;
+    }
+
+    /** @return the host identity override (tests simulating several nodes), or null to compute it. */
+    public String hostIdentity()
+    {
+        return hostIdentity;
+    }
+
+    /** @return whether a failed job ends this process after {@link #failureExitGraceNs()} unless closed. */
+    public boolean exitOnFailure()
+    {
+        return exitOnFailure;
+    }
+
+    /** @return the grace between a failure and the default policy ending the process. */
+    public long failureExitGraceNs()
+    {
+        return failureExitGraceNs;
+    }
+
+    /** @return the root's log prefix, or null for the default. */
+    public String rootLogPrefix()
+    {
+        return rootLogPrefix;
+    }
+
+    public BootstrapSettings withTimeoutNs(final long v)
+    {
+        final BootstrapSettings s = copy();
+        s.timeoutNs = v;
+        return s;
+    }
+
+    public BootstrapSettings withPeerTimeoutNs(final long v)
+    {
+        final BootstrapSettings s = copy();
+        s.peerTimeoutNs = v;
+        return s;
+    }
+
+    public BootstrapSettings withIfname(final String v)
+    {
+        final BootstrapSettings s = copy();
+        s.ifname = v;
+        return s;
+    }
+
+    public BootstrapSettings withSessionId(final String v)
+    {
+        final BootstrapSettings s = copy();
+        s.sessionId = v;
+        return s;
+    }
+
+    public BootstrapSettings withDebug(final boolean v)
+    {
+        final BootstrapSettings s = copy();
+        s.debug = v;
+        return s;
+    }
+
+    public BootstrapSettings withExitAction(final ExitAction v)
+    {
+        final BootstrapSettings s = copy();
+        s.exitAction = v;
+        return s;
+    }
+
+    public BootstrapSettings withLog(final Consumer<String> v)
+    {
+        final BootstrapSettings s = copy();
+        s.log = v;
+        return s;
+    }
+
+    public BootstrapSettings withLauncher(final String v)
+    {
+        final BootstrapSettings s = copy();
+        s.launcher = v;
+        return s;
+    }
+
+    public BootstrapSettings withJobId(final String v)
+    {
+        final BootstrapSettings s = copy();
+        s.jobId = v;
+        return s;
+    }
+
+    public BootstrapSettings withHostIdentity(final String v)
+    {
+        final BootstrapSettings s = copy();
+        s.hostIdentity = v;
+        return s;
+    }
+
+    public BootstrapSettings withExitOnFailure(final boolean v)
+    {
+        final BootstrapSettings s = copy();
+        s.exitOnFailure = v;
+        return s;
+    }
+
+    public BootstrapSettings withFailureExitGraceNs(final long v)
+    {
+        final BootstrapSettings s = copy();
+        s.failureExitGraceNs = v;
+        return s;
+    }
+
+    public BootstrapSettings withRootLogPrefix(final String v)
+    {
+        final BootstrapSettings s = copy();
+        s.rootLogPrefix = v;
+        return s;
+    }
+}

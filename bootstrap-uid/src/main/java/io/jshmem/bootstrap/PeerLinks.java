@@ -1,0 +1,224 @@
+package io.jshmem.bootstrap;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * This PE's connections to other PEs: a listener whose inbound connections (after mutual
+ * authentication and a {@code PEER_IDENT}) feed the {@link Mailbox}, and outbound connections opened
+ * lazily the first time a collective sends to a peer (the ring neighbour, the barrier's 2^k peers).
+ * <pre>
+ *   PEER_IDENT rank(int)                      first frame after authentication
+ *   DATA       seq(long) round(int) bytes     one collective message
+ * </pre>
+ */
+final class PeerLinks implements AutoCloseable
+{
+    private final byte[] secret;
+    private final int rank;
+    private final int size;
+    private final BootstrapSettings settings;
+    private final Consumer<String> log;
+    private final Mailbox mailbox;
+    private final String threadPrefix;
+    private final ServerSocket listener;
+    private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
+    private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+    private final Channel[] outbound;
+    private final Object[] connectLocks;
+    private volatile InetSocketAddress[] table;
+    private volatile boolean closed;
+
+    PeerLinks(final byte[] secret, final int rank, final int size, final BootstrapSettings settings,
+        final Consumer<String> log, final Mailbox mailbox, final java.net.InetAddress advertised) throws IOException
+    {
+        this.secret = secret;
+        this.rank = rank;
+        this.size = size;
+        this.settings = settings;
+        this.log = log;
+        this.mailbox = mailbox;
+        this.threadPrefix = "jshmem-bootstrap-pe" + rank + "-";
+        this.outbound = new Channel[size];
+        this.connectLocks = new Object[size];
+        for (int i = 0; i < size; i++)
+        {
+            connectLocks[i] = new Object();
+        }
+        this.listener = Net.listen(advertised, 0);
+        start("acceptor", this::acceptLoop);
+    }
+
+    int port()
+    {
+        return listener.getLocalPort();
+    }
+
+    void table(final InetSocketAddress[] addresses)
+    {
+        this.table = addresses;
+    }
+
+    private void start(final String name, final Runnable body)
+    {
+        final Thread t = Thread.ofPlatform().daemon().name(threadPrefix + name).unstarted(() ->
+        {
+            try
+            {
+                body.run();
+            }
+            finally
+            {
+                threads.remove(Thread.currentThread());
+            }
+        });
+        threads.add(t);
+        t.start();
+    }
+
+    private void acceptLoop()
+    {
+        int n = 0;
+        while (!closed)
+        {
+            final Socket s;
+            try
+            {
+                s = listener.accept();
+            }
+            catch (final IOException ex)
+            {
+                return;
+            }
+            try
+            {
+                final Channel ch = new Channel(s);
+                channels.add(ch);
+                start("in" + ++n, () -> serve(ch));
+            }
+            catch (final IOException ex)
+            {
+                try
+                {
+                    s.close();
+                }
+                catch (final IOException ignore)
+                {
+                    // dropping it anyway
+                }
+            }
+        }
+    }
+
+    private void serve(final Channel ch)
+    {
+        int src = -1;
+        try
+        {
+            ch.readTimeout(settings.peerTimeoutNs());
+            Auth.server(ch, secret);
+            src = ch.expect(Wire.PEER_IDENT).reader().i32();
+            if (src < 0 || src >= size || src == rank)
+            {
+                throw new java.net.ProtocolException("peer claims rank " + src + " (job size " + size + ", this is PE " + rank + ")");
+            }
+            Thread.currentThread().setName(threadPrefix + "from" + src);
+            ch.readTimeout(0);
+            while (!closed)
+            {
+                final Wire.Frame f = ch.expect(Wire.DATA);
+                final Wire.Reader r = f.reader();
+                final long seq = r.i64();
+                final int round = r.i32();
+                mailbox.put(src, seq, round, r.bytes());
+            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            if (src < 0 && !closed)
+            {
+                log.accept("dropped connection from " + ch.remote() + " on the PE listener: " + BootstrapRoot.describe(ex));
+            }
+            // an identified peer closing is normal at the end of a job; losses are reported by the root
+        }
+        finally
+        {
+            ch.close();
+            channels.remove(ch);
+        }
+    }
+
+    /** Sends one collective message to {@code peer}, connecting first if needed. */
+    void send(final int peer, final long seq, final int round, final byte[] data) throws IOException
+    {
+        final byte[] payload = new Wire.Writer().i64(seq).i32(round).bytes(data).toBytes();
+        connection(peer).send(Wire.DATA, payload);
+    }
+
+    private Channel connection(final int peer) throws IOException
+    {
+        synchronized (connectLocks[peer])
+        {
+            if (closed)
+            {
+                throw new IOException("bootstrap closed");
+            }
+            Channel ch = outbound[peer];
+            if (ch == null)
+            {
+                final InetSocketAddress a = table[peer];
+                ch = Channel.connect(a, settings.peerTimeoutNs());
+                channels.add(ch);
+                try
+                {
+                    ch.readTimeout(settings.peerTimeoutNs());
+                    Auth.client(ch, secret);
+                    ch.send(Wire.PEER_IDENT, new Wire.Writer().i32(rank).toBytes());
+                }
+                catch (final IOException | RuntimeException ex)
+                {
+                    ch.close();
+                    channels.remove(ch);
+                    throw new IOException("cannot connect to PE " + peer + " at " + a + ": " + ex.getMessage(), ex);
+                }
+                outbound[peer] = ch;
+            }
+            return ch;
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        closed = true;
+        try
+        {
+            listener.close();
+        }
+        catch (final IOException ignore)
+        {
+            // closing anyway
+        }
+        channels.forEach(Channel::close);
+        for (final Thread t : java.util.List.copyOf(threads))
+        {
+            if (t != Thread.currentThread())
+            {
+                try
+                {
+                    t.join(1000);
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,638 @@
+package io.jshmem.bootstrap;
+
+import io.jshmem.JobFailedException;
+import io.jshmem.ShmemException;
+import io.jshmem.ShmemInitException;
+import io.jshmem.ShmemTimeoutException;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The UID/TCP bootstrap of one PE (NVSHMEM's UID bootstrap): phones home to the root named by a
+ * {@link UniqueId}, authenticates both ways, receives the address table, then runs allgather and
+ * alltoall as ring-shifted exchanges, broadcast as a binomial tree and barrier as a dissemination
+ * barrier over lazily opened, authenticated PE-to-PE connections. The control channel to the root
+ * stays open for the job's life (heartbeats both ways, the store, loss reports, global exit).
+ * <p>
+ * Threads: collectives from one thread at a time; everything else from any thread. Background
+ * threads are daemon and named {@code jshmem-bootstrap-pe<rank>-...}.
+ */
+public final class UidBootstrap extends AbstractBootstrap
+{
+    private final UniqueId id;
+    private final byte[] secret;
+    private final Mailbox mailbox = new Mailbox();
+    private final ControlStore store = new ControlStore(this);
+    private final PeerLinks links;
+    private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+    private final CountDownLatch closedLatch = new CountDownLatch(1);
+    private final java.util.concurrent.CompletableFuture<Wire.Reader> welcome = new java.util.concurrent.CompletableFuture<>();
+    private final java.util.concurrent.CompletableFuture<List<String>> missing = new java.util.concurrent.CompletableFuture<>();
+    private volatile Channel control;
+    private volatile long rootSeenNs = System.nanoTime();
+    private volatile boolean leaving;
+    private volatile boolean heartbeatsPaused;
+    private volatile BootstrapRoot hostedRoot;
+    private String jobId;
+    private long seq;
+
+    private UidBootstrap(final UniqueId id, final int rank, final int size, final BootstrapSettings settings) throws IOException
+    {
+        super(rank, size, settings);
+        this.id = id;
+        this.secret = id.secret();
+        final InetAddress advertised = Net.advertised(settings.ifname(), id.rootAddress().getAddress() instanceof java.net.Inet6Address
+            ? "AF_INET6" : settings.family());
+        this.links = new PeerLinks(secret, rank, size, settings, this::log, mailbox, advertised);
+        this.advertised = advertised;
+    }
+
+    private final InetAddress advertised;
+
+    /**
+     * Joins the job whose root {@code id} names, as {@code nvshmemx_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID)}.
+     * Returns once every PE has joined and node identity is known.
+     *
+     * @param id       the job's unique id.
+     * @param rank     this PE's rank, 0..size-1.
+     * @param size     the number of PEs.
+     * @param settings timeouts, interface, exit action...
+     * @return the bootstrap, formed.
+     * @throws ShmemInitException      if the root rejects this PE (naming why) or authentication fails.
+     * @throws ShmemTimeoutException   if the job does not form in time, naming the ranks that never came.
+     * @throws JobFailedException      if the job fails while forming.
+     */
+    public static UidBootstrap connect(final UniqueId id, final int rank, final int size, final BootstrapSettings settings)
+    {
+        if (size < 1 || rank < 0 || rank >= size)
+        {
+            throw new IllegalArgumentException("rank " + rank + " outside 0.." + (size - 1) + " (size " + size + ")");
+        }
+        final UidBootstrap b;
+        try
+        {
+            b = new UidBootstrap(id, rank, size, settings);
+        }
+        catch (final IOException ex)
+        {
+            throw new ShmemInitException(ShmemException.pePrefix(rank, size) + "bootstrap: cannot open a listener: " + ex.getMessage(), ex);
+        }
+        try
+        {
+            b.form();
+            return b;
+        }
+        catch (final RuntimeException ex)
+        {
+            b.closeNow(false);
+            throw ex;
+        }
+    }
+
+    /** Joins as rank 0 while hosting the root in this process (torchrun, SLURM, MPI modes). */
+    static UidBootstrap connectHosting(final BootstrapRoot root, final int size, final BootstrapSettings settings)
+    {
+        try
+        {
+            final UidBootstrap b = connect(root.uniqueId(), 0, size, settings);
+            b.hostedRoot = root;
+            return b;
+        }
+        catch (final RuntimeException ex)
+        {
+            root.close();
+            throw ex;
+        }
+    }
+
+    private void form()
+    {
+        final long deadline = System.nanoTime() + settings.timeoutNs();
+        final Channel ch = connectRoot(deadline);
+        control = ch;
+        startThread("control", () -> readControl(ch));
+        sendToRoot(Wire.HELLO, new Wire.Writer().i16(Wire.PROTOCOL_VERSION).i32(rank).i32(size)
+            .str(advertised.getHostAddress()).i32(links.port()).toBytes(), "join");
+        startThread("ticker", this::tickLoop);
+        final Wire.Reader table = await(welcome, deadline);
+        if (table == null)
+        {
+            sendToRoot(Wire.QUERY_MISSING, new byte[0], "join");
+            final List<String> m = await(missing, System.nanoTime() + 2_000_000_000L);
+            final int[] ranks = m == null ? new int[0] : m.stream().mapToInt(Integer::parseInt).toArray();
+            final ShmemTimeoutException ex = new ShmemTimeoutException(prefix() + "bootstrap: the job did not form within "
+                + settings.timeoutNs() / 1_000_000 + " ms (SHMEM_BOOTSTRAP_TIMEOUT): "
+                + (m == null ? "the root did not say who is missing" : "ranks " + m + " never connected to the root at " + where()),
+                ranks);
+            fail(ex);
+            throw ex;
+        }
+        try
+        {
+            final int n = table.i32();
+            jobId = table.str();
+            final InetSocketAddress[] addresses = new InetSocketAddress[n];
+            for (int i = 0; i < n; i++)
+            {
+                final String host = table.str();
+                addresses[i] = new InetSocketAddress(InetAddress.getByName(host), table.i32());
+            }
+            links.table(addresses);
+        }
+        catch (final IOException ex)
+        {
+            throw new ShmemInitException(prefix() + "bootstrap: bad address table from the root: " + ex.getMessage(), ex);
+        }
+        final String me = settings.hostIdentity() != null ? settings.hostIdentity() : Net.hostIdentity();
+        final byte[][] all = allgather(me.getBytes(StandardCharsets.UTF_8));
+        final String[] hosts = new String[size];
+        for (int i = 0; i < size; i++)
+        {
+            hosts[i] = new String(all[i], StandardCharsets.UTF_8);
+        }
+        nodes(hosts);
+    }
+
+    private String where()
+    {
+        return id.rootAddress().getAddress().getHostAddress() + ":" + id.rootAddress().getPort();
+    }
+
+    private Channel connectRoot(final long deadline)
+    {
+        long backoffMs = 20;
+        while (true)
+        {
+            Channel ch = null;
+            try
+            {
+                ch = Channel.connect(id.rootAddress(), Math.max(1, Math.min(settings.peerTimeoutNs(), deadline - System.nanoTime())));
+                ch.readTimeout(settings.peerTimeoutNs());
+                Auth.client(ch, secret);
+                ch.readTimeout(0);
+                return ch;
+            }
+            catch (final ConnectException ex)
+            {
+                if (ch != null)
+                {
+                    ch.close();
+                }
+                if (System.nanoTime() + backoffMs * 1_000_000 > deadline)
+                {
+                    throw new ShmemTimeoutException(prefix() + "bootstrap: cannot reach the root at " + where() + " within "
+                        + settings.timeoutNs() / 1_000_000 + " ms: " + ex.getMessage(), new int[0]);
+                }
+                sleepMs(backoffMs);
+                backoffMs = Math.min(500, backoffMs * 2);
+            }
+            catch (final IOException ex)
+            {
+                if (ch != null)
+                {
+                    ch.close();
+                }
+                throw new ShmemInitException(prefix() + "bootstrap: cannot join the root at " + where() + ": "
+                    + BootstrapRoot.describe(ex), ex);
+            }
+        }
+    }
+
+    private static void sleepMs(final long ms)
+    {
+        try
+        {
+            Thread.sleep(ms);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new ShmemException("interrupted");
+        }
+    }
+
+    private <T> T await(final java.util.concurrent.CompletableFuture<T> f, final long deadline)
+    {
+        while (true)
+        {
+            if (!f.isDone())
+            {
+                checkFailure("join");
+            }
+            final long left = deadline - System.nanoTime();
+            if (left <= 0)
+            {
+                return null;
+            }
+            try
+            {
+                return f.get(Math.min(left, 50_000_000L), TimeUnit.NANOSECONDS);
+            }
+            catch (final java.util.concurrent.TimeoutException ex)
+            {
+                // re-check
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                throw new ShmemException(prefix() + "interrupted while joining");
+            }
+            catch (final java.util.concurrent.ExecutionException ex)
+            {
+                throw ex.getCause() instanceof RuntimeException re ? re : new ShmemInitException(ex.getMessage(), ex);
+            }
+        }
+    }
+
+    private void startThread(final String name, final Runnable body)
+    {
+        final Thread t = Thread.ofPlatform().daemon().name("jshmem-bootstrap-pe" + rank + "-" + name).unstarted(() ->
+        {
+            try
+            {
+                body.run();
+            }
+            finally
+            {
+                threads.remove(Thread.currentThread());
+            }
+        });
+        threads.add(t);
+        t.start();
+    }
+
+    private void readControl(final Channel ch)
+    {
+        try
+        {
+            while (true)
+            {
+                final Wire.Frame f = ch.read();
+                rootSeenNs = System.nanoTime();
+                final Wire.Reader r = f.reader();
+                switch (f.type())
+                {
+                    case Wire.HEARTBEAT ->
+                    {
+                        // rootSeenNs updated
+                    }
+                    case Wire.WELCOME -> welcome.complete(r);
+                    case Wire.MISSING -> missing.complete(r.strings());
+                    case Wire.REJECT ->
+                    {
+                        leaving = true; // the root closes next: that is the rejection, not a loss
+                        welcome.completeExceptionally(new ShmemInitException(prefix()
+                            + "bootstrap: the root at " + where() + " rejected this PE: " + r.str()));
+                    }
+                    case Wire.KV_RESPONSE -> store.complete(r);
+                    case Wire.LOST ->
+                    {
+                        final int lost = r.i32();
+                        final String reason = r.str();
+                        fail(new JobFailedException(prefix() + (lost >= 0 ? "PE " + lost + " was lost (" + reason + ")"
+                            : "the job failed: " + reason), lost, null));
+                    }
+                    case Wire.EXIT ->
+                    {
+                        final int status = r.i32();
+                        final int from = r.i32();
+                        exitRequested(status, new JobFailedException(prefix() + "PE " + from + " called global exit("
+                            + status + ")", from, null));
+                    }
+                    default -> throw new java.net.ProtocolException("unexpected " + Wire.typeName(f.type()) + " from the root");
+                }
+            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            if (!leaving && !closed())
+            {
+                fail(new JobFailedException(prefix() + "the bootstrap root at " + where()
+                    + " was lost (control channel closed: " + BootstrapRoot.describe(ex) + ")", -1, null));
+            }
+        }
+    }
+
+    private void tickLoop()
+    {
+        final long period = settings.heartbeatNs();
+        while (!closed())
+        {
+            try
+            {
+                if (closedLatch.await(period, TimeUnit.NANOSECONDS))
+                {
+                    return;
+                }
+            }
+            catch (final InterruptedException ex)
+            {
+                return;
+            }
+            if (failure() != null || heartbeatsPaused)
+            {
+                continue;
+            }
+            final long silentNs = System.nanoTime() - rootSeenNs;
+            if (silentNs > settings.peerTimeoutNs())
+            {
+                fail(new JobFailedException(prefix() + String.format("the bootstrap root at %s was lost (no heartbeat for %.1f s)",
+                    where(), silentNs / 1e9), -1, null));
+                control.close();
+            }
+            else
+            {
+                control.trySend(Wire.HEARTBEAT, new byte[0]);
+            }
+        }
+    }
+
+    void sendToRoot(final byte type, final byte[] payload, final String what)
+    {
+        try
+        {
+            control.send(type, payload);
+        }
+        catch (final IOException ex)
+        {
+            awaitFailure();
+            checkFailure(what);
+            final JobFailedException f = new JobFailedException(prefix() + "the bootstrap root at " + where()
+                + " was lost (" + ex.getMessage() + ")", -1, ex);
+            fail(f);
+            throw f;
+        }
+    }
+
+    @Override
+    protected void onFailed(final JobFailedException ex)
+    {
+        mailbox.wakeAll();
+        store.failAll(ex);
+    }
+
+    @Override
+    protected boolean closed()
+    {
+        return closedLatch.getCount() == 0;
+    }
+
+    @Override
+    protected boolean awaitClosed(final long timeoutNs) throws InterruptedException
+    {
+        return closedLatch.await(timeoutNs, TimeUnit.NANOSECONDS);
+    }
+
+    // ---------------------------------------------------------------- collectives
+
+    private void send(final int peer, final long s, final int round, final byte[] data, final String op)
+    {
+        try
+        {
+            links.send(peer, s, round, data);
+        }
+        catch (final IOException ex)
+        {
+            awaitFailure();
+            checkFailure(op);
+            final JobFailedException f = new JobFailedException(prefix() + op + ": lost the connection to PE " + peer
+                + " (" + ex.getMessage() + ")", peer, ex);
+            fail(f);
+            throw f;
+        }
+    }
+
+    /** A send failed: give the root a moment to say why (it names the lost PE). */
+    private void awaitFailure()
+    {
+        final long until = System.nanoTime() + Math.min(2_000_000_000L, settings.peerTimeoutNs());
+        while (failure() == null && System.nanoTime() < until && !closed())
+        {
+            sleepMs(10);
+        }
+    }
+
+    private byte[] recv(final int src, final long s, final int round, final long deadline, final String op)
+    {
+        try
+        {
+            return mailbox.take(src, s, round, deadline, () -> failure() == null ? null : wrapFailure(op));
+        }
+        catch (final Mailbox.Timeout t)
+        {
+            final ShmemTimeoutException ex = new ShmemTimeoutException(prefix() + op + " timed out after "
+                + settings.timeoutNs() / 1_000_000 + " ms (SHMEM_BOOTSTRAP_TIMEOUT) waiting for PE " + src
+                + " (round " + round + "); it never arrived", new int[] {src});
+            fail(ex);
+            throw ex;
+        }
+    }
+
+    private long begin(final String op)
+    {
+        if (closed())
+        {
+            throw new IllegalStateException(prefix() + op + " after close()");
+        }
+        checkFailure(op);
+        return ++seq;
+    }
+
+    @Override
+    public byte[][] allgather(final byte[] mine)
+    {
+        final long s = begin("allgather");
+        final long deadline = System.nanoTime() + settings.timeoutNs();
+        final byte[][] out = new byte[size][];
+        out[rank] = mine.clone();
+        final int right = (rank + 1) % size;
+        final int left = (rank - 1 + size) % size;
+        for (int step = 0; step < size - 1; step++)
+        {
+            send(right, s, step, out[(rank - step + size) % size], "allgather");
+            out[(rank - step - 1 + 2 * size) % size] = recv(left, s, step, deadline, "allgather");
+        }
+        return out;
+    }
+
+    @Override
+    public byte[][] alltoall(final byte[][] toEach)
+    {
+        if (toEach.length != size)
+        {
+            throw new IllegalArgumentException(prefix() + "alltoall: " + toEach.length + " arrays for " + size + " PEs");
+        }
+        final long s = begin("alltoall");
+        final long deadline = System.nanoTime() + settings.timeoutNs();
+        final byte[][] out = new byte[size][];
+        out[rank] = toEach[rank].clone();
+        for (int step = 1; step < size; step++)
+        {
+            send((rank + step) % size, s, step, toEach[(rank + step) % size], "alltoall");
+            out[(rank - step + size) % size] = recv((rank - step + size) % size, s, step, deadline, "alltoall");
+        }
+        return out;
+    }
+
+    @Override
+    public byte[] broadcast(final byte[] data, final int root)
+    {
+        if (root < 0 || root >= size)
+        {
+            throw new IllegalArgumentException(prefix() + "broadcast: root " + root + " outside 0.." + (size - 1));
+        }
+        if (rank == root && data == null)
+        {
+            throw new IllegalArgumentException(prefix() + "broadcast: null data on the root");
+        }
+        final long s = begin("broadcast");
+        final long deadline = System.nanoTime() + settings.timeoutNs();
+        final int vr = (rank - root + size) % size;
+        byte[] value = rank == root ? data.clone() : null;
+        int mask = 1;
+        while (mask < size)
+        {
+            if ((vr & mask) != 0)
+            {
+                value = recv((vr - mask + root) % size, s, 0, deadline, "broadcast from root " + root);
+                break;
+            }
+            mask <<= 1;
+        }
+        for (mask >>= 1; mask > 0; mask >>= 1)
+        {
+            if (vr + mask < size)
+            {
+                send((vr + mask + root) % size, s, 0, value, "broadcast");
+            }
+        }
+        return value;
+    }
+
+    @Override
+    public void barrier()
+    {
+        final long s = begin("barrier");
+        final long deadline = System.nanoTime() + settings.timeoutNs();
+        final byte[] empty = new byte[0];
+        for (int k = 0; (1 << k) < size; k++)
+        {
+            send((rank + (1 << k)) % size, s, k, empty, "barrier");
+            recv((rank - (1 << k) + size) % size, s, k, deadline, "barrier");
+        }
+    }
+
+    @Override
+    public KeyValueStore store()
+    {
+        return store;
+    }
+
+    @Override
+    public String jobId()
+    {
+        return jobId;
+    }
+
+    @Override
+    protected void announceExit(final int status)
+    {
+        final Channel ch = control;
+        if (ch != null)
+        {
+            ch.trySend(Wire.EXIT, new Wire.Writer().i32(status).toBytes());
+        }
+    }
+
+    // ---------------------------------------------------------------- test hooks
+
+    /** @return the port of this PE's listener (diagnostics and tests). */
+    int listenerPort()
+    {
+        return links.port();
+    }
+
+    /** Test hook: stop heartbeating (a hung PE) while keeping every socket open. */
+    void pauseHeartbeatsForTesting()
+    {
+        heartbeatsPaused = true;
+    }
+
+    /** Test hook: close every socket abruptly without saying goodbye (a crashed PE). */
+    void crashForTesting()
+    {
+        leaving = true;
+        closeNow(false);
+    }
+
+    // ---------------------------------------------------------------- close
+
+    @Override
+    public void close()
+    {
+        closeNow(failure() == null);
+    }
+
+    private void closeNow(final boolean farewell)
+    {
+        if (closed())
+        {
+            return;
+        }
+        leaving = true;
+        final Channel ch = control;
+        if (farewell && ch != null)
+        {
+            ch.trySend(Wire.LEAVE, new byte[0]);
+        }
+        final BootstrapRoot root = hostedRoot;
+        if (root != null)
+        {
+            // the others still talk to the root until they leave; do not cut them off
+            if (farewell && !root.awaitDone(settings.timeoutNs()))
+            {
+                log("closing the root before every PE left");
+            }
+            root.close();
+        }
+        closedLatch.countDown();
+        mailbox.wakeAll();
+        store.failAll(new JobFailedException(prefix() + "bootstrap closed", -1, null));
+        if (ch != null)
+        {
+            ch.close();
+        }
+        links.close();
+        for (final Thread t : List.copyOf(threads))
+        {
+            if (t != Thread.currentThread())
+            {
+                try
+                {
+                    t.join(1000);
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        joinExitThreads();
+    }
+
+    @Override
+    public String toString()
+    {
+        return "UidBootstrap[pe " + rank + "/" + size + " root=" + where() + "]";
+    }
+}

@@ -1,0 +1,121 @@
+package io.jshmem.bootstrap;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/** N PEs as threads over real loopback sockets, with a root, a log capture and recorded exits. */
+final class TestJob implements AutoCloseable
+{
+    final List<String> log = Collections.synchronizedList(new ArrayList<>());
+    final List<Integer> exits = Collections.synchronizedList(new ArrayList<>());
+    final BootstrapSettings settings;
+    final BootstrapRoot root;
+    final int size;
+    final List<UidBootstrap> pes = Collections.synchronizedList(new ArrayList<>());
+    private final ExecutorService pool;
+
+    TestJob(final int size)
+    {
+        this(size, 10_000_000_000L, 2_000_000_000L);
+    }
+
+    TestJob(final int size, final long timeoutNs, final long peerTimeoutNs)
+    {
+        this.size = size;
+        this.settings = BootstrapSettings.defaults().withIfname("lo").withTimeoutNs(timeoutNs).withPeerTimeoutNs(peerTimeoutNs)
+            .withExitOnFailure(false).withLog(log::add).withExitAction(exits::add);
+        this.root = BootstrapRoot.start(settings, 0);
+        this.pool = Executors.newFixedThreadPool(size, r -> Thread.ofPlatform().daemon().name("test-pe").unstarted(r));
+    }
+
+    /** Connects ranks 0..n-1 in parallel. */
+    List<UidBootstrap> form()
+    {
+        final List<Future<UidBootstrap>> fs = new ArrayList<>();
+        for (int r = 0; r < size; r++)
+        {
+            final int rank = r;
+            fs.add(pool.submit(() -> UidBootstrap.connect(root.uniqueId(), rank, size, settings)));
+        }
+        final List<UidBootstrap> out = new ArrayList<>();
+        for (final Future<UidBootstrap> f : fs)
+        {
+            out.add(get(f));
+        }
+        pes.addAll(out);
+        return out;
+    }
+
+    /** Runs body on every PE in parallel; returns the results by rank. */
+    <T> List<T> each(final List<UidBootstrap> bs, final Function<UidBootstrap, T> body)
+    {
+        final List<Future<T>> fs = new ArrayList<>();
+        for (final UidBootstrap b : bs)
+        {
+            fs.add(pool.submit(() -> body.apply(b)));
+        }
+        final List<T> out = new ArrayList<>();
+        for (final Future<T> f : fs)
+        {
+            out.add(get(f));
+        }
+        return out;
+    }
+
+    <T> Future<T> submit(final java.util.concurrent.Callable<T> c)
+    {
+        return pool.submit(c);
+    }
+
+    static <T> T get(final Future<T> f)
+    {
+        try
+        {
+            return f.get(30, TimeUnit.SECONDS);
+        }
+        catch (final java.util.concurrent.ExecutionException ex)
+        {
+            if (ex.getCause() instanceof RuntimeException re)
+            {
+                throw re;
+            }
+            throw new AssertionError(ex.getCause());
+        }
+        catch (final Exception ex)
+        {
+            throw new AssertionError(ex);
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        for (final UidBootstrap b : pes)
+        {
+            b.crashForTesting(); // no farewell needed: the root goes too
+        }
+        root.close();
+        pool.shutdownNow();
+        try
+        {
+            pool.awaitTermination(5, TimeUnit.SECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** @return live threads named jshmem-bootstrap-*. */
+    static List<String> bootstrapThreads()
+    {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+            .filter(n -> n.startsWith("jshmem-bootstrap")).toList();
+    }
+}
