@@ -213,6 +213,8 @@ def charts(jshmem, native, args):
                 points.sort()
                 ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=side,
                         linestyle="-" if side == "jshmem" else "--", **styles.get(side, {}))
+            if args.cores:
+                ax.axvline(args.cores, color="grey", linestyle=":", label=f"{args.cores} cores (oversubscribed beyond)")
             ax.set_xlabel("PEs")
             ax.set_ylabel("barrier_all latency (µs, median), lower is better")
             ax.set_title("barrier_all latency vs PEs")
@@ -237,6 +239,7 @@ def main():
     p.add_argument("--png-prefix", help="write charts as PREFIX-latency.png, -bandwidth.png, -ops.png, -barrier-vs-pes.png")
     p.add_argument("--header", action="append", help="a bullet line under the title (repeatable)")
     p.add_argument("--note", action="append", help="a note line (repeatable)")
+    p.add_argument("--cores", type=int, help="CPU count, marked on the PE-scaling chart")
     p.add_argument("--scale", action="append", help="NP:SIDE:CSV for the barrier-vs-PEs chart (repeatable)")
     args = p.parse_args()
 
