@@ -454,12 +454,19 @@ int main(int argc, char **argv)
     if (me == 0)
     {
         char name[SHMEM_MAX_NAME_LEN + 1] = {0};
-        char title[2 * SHMEM_MAX_NAME_LEN + 128];
+        char title[2 * SHMEM_MAX_NAME_LEN + 192];
         int major = 0, minor = 0;
         shmem_info_get_name(name);
         shmem_info_get_version(&major, &minor);
-        snprintf(title, sizeof title, "native OpenSHMEM p2p benchmarks, %d PEs, %d repetitions, medians (%s, OpenSHMEM %d.%d)",
-            n, reps, name, major, minor);
+#if defined(OSHMEM_MAJOR_VERSION)
+        char implementation[64];
+        snprintf(implementation, sizeof implementation, "Open MPI OSHMEM %d.%d.%d, ", OSHMEM_MAJOR_VERSION,
+            OSHMEM_MINOR_VERSION, OSHMEM_RELEASE_VERSION);
+#else
+        const char *implementation = "";
+#endif
+        snprintf(title, sizeof title, "native OpenSHMEM p2p benchmarks, %d PEs, %d repetitions, medians (%s%s, OpenSHMEM %d.%d)",
+            n, reps, implementation, name, major, minor);
         results_print(stdout, title, HAVE_PUT_SIGNAL ? NULL
             : "no shmem_put_signal in this OpenSHMEM (1.4): the put_signal row is put + fence + atomic_set, "
               "waited for with wait_until");

@@ -107,6 +107,11 @@ def markdown(jshmem, native, args):
                "Ratio is jshmem/native; latency (µs, ns): lower is better; bandwidth and rates: higher is better.")
     for note in args.note or []:
         out.append(f"- Note: {note}")
+    if jshmem and native:
+        for side, mine, other in (("jshmem", jshmem, native), ("native", native, jshmem)):
+            alone = sorted({name for name, _ in mine} - {name for name, _ in other})
+            if alone:
+                out.append(f"- Note: rows only {side} has (names differ or the other side skipped them): {'; '.join(alone)}")
     out += ["", "| Operation | Size | Unit | Better | jshmem | native | jshmem/native | Winner |",
             "|---|---:|---|---|---:|---:|---:|---|"]
     for key in keys:
