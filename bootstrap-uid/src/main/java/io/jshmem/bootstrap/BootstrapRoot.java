@@ -97,7 +97,7 @@ public final class BootstrapRoot implements AutoCloseable
      */
     public static BootstrapRoot start(final BootstrapSettings settings, final int expectedSize)
     {
-        return start(settings, expectedSize, null);
+        return start(settings, expectedSize, (byte[])null);
     }
 
     static BootstrapRoot start(final BootstrapSettings settings, final int expectedSize, final byte[] secret)
@@ -112,6 +112,19 @@ public final class BootstrapRoot implements AutoCloseable
             bind = new InetSocketAddress(Net.advertised(settings.ifname(), settings.family()), 0);
         }
         return start(settings, expectedSize, secret, bind);
+    }
+
+    /**
+     * Starts a root with a fresh secret on an explicit address (shmemrun binds loopback for a local job).
+     *
+     * @param settings     timeouts, log sink and prefix, job id.
+     * @param expectedSize the job size if known, or 0.
+     * @param bind         the address to listen on and advertise; port 0 for an ephemeral one.
+     * @return the running root.
+     */
+    public static BootstrapRoot start(final BootstrapSettings settings, final int expectedSize, final InetSocketAddress bind)
+    {
+        return start(settings, expectedSize, null, bind);
     }
 
     static BootstrapRoot start(final BootstrapSettings settings, final int expectedSize, final byte[] secret, final InetSocketAddress bind)

@@ -50,8 +50,10 @@ public final class UidBootstrap extends AbstractBootstrap
         super(rank, size, settings);
         this.id = id;
         this.secret = id.secret();
-        final InetAddress advertised = Net.advertised(settings.ifname(), id.rootAddress().getAddress() instanceof java.net.Inet6Address
-            ? "AF_INET6" : settings.family());
+        // a root on loopback means a job on this machine: stay on loopback unless an interface is named
+        final InetAddress rootAddress = id.rootAddress().getAddress();
+        final InetAddress advertised = settings.ifname() == null && rootAddress.isLoopbackAddress() ? rootAddress
+            : Net.advertised(settings.ifname(), rootAddress instanceof java.net.Inet6Address ? "AF_INET6" : settings.family());
         this.links = new PeerLinks(secret, rank, size, settings, this::log, mailbox, advertised);
         this.advertised = advertised;
     }
