@@ -66,6 +66,7 @@ public final class BootstrapRoot implements AutoCloseable
     private String failed;
     private volatile Integer exitStatus;
     private volatile boolean closed;
+    private volatile boolean ending;
 
     private BootstrapRoot(final BootstrapSettings settings, final int expectedSize, final byte[] secret, final InetSocketAddress bind)
         throws IOException
@@ -162,6 +163,15 @@ public final class BootstrapRoot implements AutoCloseable
     public Integer exitStatus()
     {
         return exitStatus;
+    }
+
+    /**
+     * The owner (shmemrun) is ending the job itself: keep telling PEs about losses, but stop logging
+     * each one (the owner says why the job ends).
+     */
+    public void ending()
+    {
+        ending = true;
     }
 
     /** @return true once every PE has joined. */
@@ -547,7 +557,10 @@ public final class BootstrapRoot implements AutoCloseable
             lock.notifyAll();
         }
         m.ch.close();
-        log("PE " + m.rank + " was lost (" + reason + "); telling " + others.size() + " other PEs");
+        if (!ending)
+        {
+            log("PE " + m.rank + " was lost (" + reason + "); telling " + others.size() + " other PEs");
+        }
         final byte[] msg = new Wire.Writer().i32(m.rank).str(reason).toBytes();
         others.forEach(x -> x.ch.trySend(Wire.LOST, msg));
     }

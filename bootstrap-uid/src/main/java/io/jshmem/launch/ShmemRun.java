@@ -34,6 +34,8 @@ public final class ShmemRun
     public static final int TIMEOUT_STATUS = 124;
     /** Exit status of a usage error. */
     public static final int USAGE_STATUS = 2;
+    /** After a PE fails, the others get this long to notice and exit by themselves before SIGTERM. */
+    private static final long SETTLE_NS = 1_000_000_000L;
 
     private final ShmemRunOptions options;
     private final PrintStream out;
@@ -229,7 +231,8 @@ public final class ShmemRun
                         logLine("shmemrun: PE " + r + " exited with status " + status
                             + (exit != null ? " (global exit(" + exit + "))" : "")
                             + (alive > 0 ? "; ending the other " + alive + " PE(s)" : ""));
-                        endAllAsync();
+                        root.ending();
+                        endAllAsync(SETTLE_NS);
                     }
                 }
             }
@@ -238,7 +241,8 @@ public final class ShmemRun
                 timedOut = true;
                 logLine(String.format("shmemrun: the job exceeded --timeout %s s; ending %d PE(s) (exit %d)",
                     trim(options.timeoutSeconds), alive, TIMEOUT_STATUS));
-                endAllAsync();
+                root.ending();
+                endAllAsync(0);
             }
             if (alive > 0)
             {
@@ -271,9 +275,38 @@ public final class ShmemRun
         return d == Math.rint(d) ? Long.toString((long)d) : Double.toString(d);
     }
 
-    private void endAllAsync()
+    /**
+     * Ends the job from a background thread; the supervisor keeps reaping.
+     *
+     * @param settleNs how long PEs may take to notice a failure and exit by themselves (their own
+     *                 message names the lost PE) before they are asked to stop.
+     */
+    private void endAllAsync(final long settleNs)
     {
-        Thread.ofPlatform().daemon().name("shmemrun-ender").start(() -> endAll((long)(options.graceSeconds * 1e9)));
+        Thread.ofPlatform().daemon().name("shmemrun-ender").start(() ->
+        {
+            final long until = System.nanoTime() + settleNs;
+            while (System.nanoTime() < until && anyAlive())
+            {
+                try
+                {
+                    Thread.sleep(10);
+                }
+                catch (final InterruptedException ex)
+                {
+                    break;
+                }
+            }
+            endAll((long)(options.graceSeconds * 1e9));
+        });
+    }
+
+    private boolean anyAlive()
+    {
+        synchronized (processes)
+        {
+            return processes.stream().anyMatch(Process::isAlive);
+        }
     }
 
     /** Asks every live PE (and its descendants) to stop, then kills what is left after the grace. */
