@@ -118,6 +118,49 @@ class ShmemRunIT
     }
 
     @Test
+    void pesDoNotOutliveAKilledLauncher() throws Exception
+    {
+        final Process launcher = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), ShmemRun.class.getName(),
+            "-np", "2", "-J", "-XX:+UseSerialGC", "-J", "-XX:TieredStopAtLevel=1", TestPe.class.getName(), "idle")
+            .redirectErrorStream(true).start();
+        final List<Long> pids = new ArrayList<>();
+        try (java.io.BufferedReader r = launcher.inputReader())
+        {
+            String line;
+            while (pids.size() < 2 && (line = r.readLine()) != null)
+            {
+                if (line.startsWith("idle pid="))
+                {
+                    pids.add(Long.parseLong(line.substring("idle pid=".length())));
+                }
+            }
+            assertEquals(2, pids.size(), "both PEs formed");
+            launcher.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook runs
+            final long t0 = System.nanoTime();
+            for (final long pid : pids)
+            {
+                final var h = ProcessHandle.of(pid);
+                while (h.isPresent() && h.get().isAlive() && System.nanoTime() - t0 < 15_000_000_000L)
+                {
+                    Thread.sleep(50);
+                }
+                assertTrue(h.isEmpty() || !h.get().isAlive(), "PE pid " + pid + " outlived its launcher");
+            }
+            final double seconds = (System.nanoTime() - t0) / 1e9;
+            assertTrue(seconds < 10, "PEs ended " + seconds + " s after the launcher died");
+        }
+        finally
+        {
+            launcher.destroyForcibly();
+            for (final long pid : pids)
+            {
+                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+            }
+        }
+    }
+
+    @Test
     void usageErrorsAndHelp()
     {
         assertEquals(2, run("hello"), both());

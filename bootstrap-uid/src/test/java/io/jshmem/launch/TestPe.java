@@ -43,6 +43,13 @@ public final class TestPe
                     System.err.println("stderr line from " + b.rank());
                     b.barrier();
                 }
+                case "idle" ->
+                {
+                    b.barrier();
+                    System.out.println("idle pid=" + ProcessHandle.current().pid());
+                    System.out.flush();
+                    Thread.sleep(600_000); // not in a bootstrap call: the failure policy must end this PE
+                }
                 case "exit3" ->
                 {
                     b.barrier();
