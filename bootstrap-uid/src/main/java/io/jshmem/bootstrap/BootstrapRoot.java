@@ -244,19 +244,7 @@ public final class BootstrapRoot implements AutoCloseable
 
     private void startThread(final String threadName, final Runnable body)
     {
-        final Thread t = Thread.ofPlatform().daemon().name(threadName).unstarted(() ->
-        {
-            try
-            {
-                body.run();
-            }
-            finally
-            {
-                threads.remove(Thread.currentThread());
-            }
-        });
-        threads.add(t);
-        t.start();
+        Threads.start(threadName, threads, body);
     }
 
     private void acceptLoop()
@@ -372,35 +360,10 @@ public final class BootstrapRoot implements AutoCloseable
         final Member m;
         synchronized (lock)
         {
-            if (version != Wire.PROTOCOL_VERSION)
-            {
-                reject = "PE " + rank + " speaks bootstrap protocol version " + version + " but the root speaks " + Wire.PROTOCOL_VERSION;
-            }
-            else if (peSize <= 0)
-            {
-                reject = "PE " + rank + " says the job has " + peSize + " PEs";
-            }
-            else if (size != 0 && peSize != size)
-            {
-                reject = "PE " + rank + " says the job has " + peSize + " PEs but the job has " + size
-                    + (expectedSize > 0 ? " (set by the launcher)" : " (set by the first PE to connect)");
-                failJob = true;
-            }
-            else if (rank < 0 || rank >= peSize)
-            {
-                reject = "PE rank " + rank + " is outside 0.." + (peSize - 1) + " (job size " + peSize + ")";
-                failJob = true;
-            }
-            else if (formed || failed != null)
-            {
-                reject = "PE " + rank + " arrived after the job " + (formed ? "formed" : "failed: " + failed);
-            }
-            else if (members != null && members[rank] != null)
-            {
-                reject = "duplicate rank " + rank + ": already taken by the PE connected from " + members[rank].ch.remote()
-                    + " (check the launcher's rank variables)";
-                failJob = true;
-            }
+            final Admission.Verdict v = Admission.check(version, rank, peSize, size, expectedSize, formed, failed,
+                members != null && members[rank] != null ? members[rank].ch.remote() : null);
+            reject = v == null ? null : v.reason();
+            failJob = v != null && v.failsJob();
             if (reject != null)
             {
                 m = null;
@@ -621,20 +584,7 @@ public final class BootstrapRoot implements AutoCloseable
             // closing anyway
         }
         channels.forEach(Channel::close);
-        final long deadline = System.nanoTime() + 2_000_000_000L;
-        for (final Thread t : List.copyOf(threads))
-        {
-            t.interrupt();
-            try
-            {
-                t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
+        Threads.joinAll(threads, 2000, true);
     }
 
     @Override
