@@ -177,11 +177,11 @@ abstract class AbstractBootstrap implements Bootstrap
             }
             failure = ex;
         }
-        onFailed(ex);
         if (!closed() && !exit)
         {
-            settings.log().accept(ex.getMessage());
+            settings.log().accept(ex.getMessage()); // before waking the waiters, so it comes out first
         }
+        onFailed(ex);
         for (final Consumer<JobFailedException> l : listeners)
         {
             try

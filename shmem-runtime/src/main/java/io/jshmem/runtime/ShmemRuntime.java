@@ -74,7 +74,9 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         this.waitIdle = new WaitIdle(bootstrap, prefix, config.get(ShmemOptions.WAIT_SPINS), config.get(ShmemOptions.WAIT_YIELDS));
         this.rma = new RmaEngine(this, p2p.heaps());
         this.allocations = new HeapAllocations(this, bootstrap, heapFile.dataSize(), debug);
-        final Allocation syncRegion = allocations.allocate(DisseminationBarrier.regionBytes(n), 64, true);
+        // Not zeroed here: the heap file is new, so its pages are zero, and a faster peer may already have
+        // stored its first epoch into this region. start() separates construction from the first barrier.
+        final Allocation syncRegion = allocations.allocate(DisseminationBarrier.regionBytes(n), 64, false);
         this.barrier = new DisseminationBarrier(p2p.heaps(), this, syncRegion.offset());
     }
 
@@ -121,6 +123,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
                     "): no inter-node transport is configured; this version of jshmem runs every PE of a job on one node");
             }
             final ShmemRuntime runtime = new ShmemRuntime(processWide, config, requested, bootstrap, heap, p2p, map);
+            bootstrap.barrier(); // every PE is constructed before anyone stores into a peer's sync words
             runtime.barrier.sync();
             if (config.isSet(ShmemOptions.DEBUG))
             {
