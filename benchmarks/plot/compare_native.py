@@ -98,6 +98,33 @@ def ordered_keys(jshmem, native):
     return sorted(keys, key=lambda k: (first[k[0]], k[1]))
 
 
+def scale_points(entries):
+    """--scale NP:SIDE:CSV entries -> {side: [(np, barrier_all median µs)]}, sorted by np."""
+    by_side = {}
+    for entry in entries:
+        np_, side, path = entry.split(":", 2)
+        for (name, _size), row in read_csv([path]).items():
+            if name == "barrier_all latency" and row["values"]:
+                by_side.setdefault(side, []).append((int(np_), stats(row)[0]))
+    return {side: sorted(points) for side, points in by_side.items()}
+
+
+def scale_table(entries):
+    by_side = scale_points(entries)
+    if not by_side:
+        return ""
+    pes = sorted({np_ for points in by_side.values() for np_, _ in points})
+    j, n = dict(by_side.get("jshmem", [])), dict(by_side.get("native", []))
+    out = ["", "barrier_all latency vs PEs (--quick, 3 repetitions, one run per count):", "",
+           "| PEs | jshmem µs | native µs | jshmem/native | Winner |", "|---:|---:|---:|---:|---|"]
+    for np_ in pes:
+        js = (j[np_],) * 3 if np_ in j else None
+        ns = (n[np_],) * 3 if np_ in n else None
+        ratio, win = verdict("us", js, ns)
+        out.append(f"| {np_} | {fmt(j.get(np_))} | {fmt(n.get(np_))} | {ratio} | {win} |")
+    return "\n".join(out) + "\n"
+
+
 def markdown(jshmem, native, args):
     keys = ordered_keys(jshmem, native)
     out = [f"# jshmem vs native OpenSHMEM, {args.np} PEs", ""]
@@ -121,7 +148,7 @@ def markdown(jshmem, native, args):
         ratio, win = verdict(unit, j, n)
         better = "lower" if unit in LOWER_IS_BETTER else "higher"
         out.append(f"| {benchmark} | {human_size(benchmark, size)} | {unit} | {better} | {cell(j)} | {cell(n)} | {ratio} | {win} |")
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n" + (scale_table(args.scale) if args.scale else "")
 
 
 def series(rows, benchmark):
@@ -205,13 +232,7 @@ def charts(jshmem, native, args):
 
     # collective latency vs PEs: --scale NP:SIDE:FILE entries
     if args.scale:
-        by_side = {}
-        for entry in args.scale:
-            np_, side, path = entry.split(":", 2)
-            rows = read_csv([path])
-            for (name, size), row in rows.items():
-                if name == "barrier_all latency":
-                    by_side.setdefault(side, []).append((int(np_), stats(row)[0]))
+        by_side = scale_points(args.scale)
         if by_side:
             fig, ax = plt.subplots(figsize=(7, 4.5))
             for side, points in sorted(by_side.items()):
