@@ -71,7 +71,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         this.n = bootstrap.size();
         this.prefix = ShmemException.pePrefix(me, n);
         this.debug = config.isSet(ShmemOptions.DEBUG);
-        this.waitIdle = new WaitIdle(bootstrap, prefix, config.get(ShmemOptions.WAIT_SPINS), config.get(ShmemOptions.WAIT_YIELDS));
+        this.waitIdle = new WaitIdle(bootstrap, prefix, waitSpins(config, bootstrap), config.get(ShmemOptions.WAIT_YIELDS));
         this.rma = new RmaEngine(this, p2p.heaps());
         this.allocations = new HeapAllocations(this, bootstrap, heapFile.dataSize(), debug);
         // Not zeroed here: the heap file is new, so its pages are zero, and a faster peer may already have
@@ -139,6 +139,20 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             closeQuietly(bootstrap);
             throw ex instanceof ShmemException ? ex : new ShmemInitException(prefix + "init failed: " + ex, ex);
         }
+    }
+
+    /**
+     * Spinning only pays while the PE being waited for has a core of its own; when this node runs more
+     * PEs than it has cores, a waiter yields almost at once so that PE can run.
+     */
+    private static int waitSpins(final ShmemConfig config, final Bootstrap bootstrap)
+    {
+        final int configured = config.get(ShmemOptions.WAIT_SPINS);
+        if (configured >= 0)
+        {
+            return configured;
+        }
+        return bootstrap.nodeSize() > Runtime.getRuntime().availableProcessors() ? 20 : 1000;
     }
 
     private static long roundUpToPage(final long bytes)
