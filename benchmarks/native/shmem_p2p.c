@@ -132,18 +132,29 @@ static void results_print(FILE *out, const char *title, const char *note)
     {
         fprintf(out, "# note: %s\n", note);
     }
-    const char *current = NULL;
-    for (int i = 0; i < row_count; i++)
+    /* one block per benchmark, in order of first appearance (Results.format groups the same way) */
+    for (int first = 0; first < row_count; first++)
     {
-        const row_t *r = &rows[i];
-        if (current == NULL || strcmp(current, r->benchmark) != 0)
+        int seen = 0;
+        for (int j = 0; j < first && !seen; j++)
         {
-            char median[NAME_LEN];
-            current = r->benchmark;
-            snprintf(median, sizeof median, "median %s", r->unit);
-            fprintf(out, "\n# %s\n# %-10s %14s %14s %14s\n", current, "Size", median, "min", "max");
+            seen = strcmp(rows[j].benchmark, rows[first].benchmark) == 0;
         }
-        fprintf(out, "%-12ld %14.3f %14.3f %14.3f\n", r->size, row_median(r), row_min(r), row_max(r));
+        if (seen)
+        {
+            continue;
+        }
+        char median[NAME_LEN];
+        snprintf(median, sizeof median, "median %s", rows[first].unit);
+        fprintf(out, "\n# %s\n# %-10s %14s %14s %14s\n", rows[first].benchmark, "Size", median, "min", "max");
+        for (int i = first; i < row_count; i++)
+        {
+            const row_t *r = &rows[i];
+            if (strcmp(r->benchmark, rows[first].benchmark) == 0)
+            {
+                fprintf(out, "%-12ld %14.3f %14.3f %14.3f\n", r->size, row_median(r), row_min(r), row_max(r));
+            }
+        }
     }
     fflush(out);
 }
