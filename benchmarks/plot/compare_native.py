@@ -115,7 +115,7 @@ def scale_table(entries):
         return ""
     pes = sorted({np_ for points in by_side.values() for np_, _ in points})
     j, n = dict(by_side.get("jshmem", [])), dict(by_side.get("native", []))
-    out = ["", "barrier_all latency vs PEs (--quick, 3 repetitions, one run per count):", "",
+    out = ["", "barrier_all latency vs PEs (3 repetitions, one run per PE count):", "",
            "| PEs | jshmem µs | native µs | jshmem/native | Winner |", "|---:|---:|---:|---:|---|"]
     for np_ in pes:
         js = (j[np_],) * 3 if np_ in j else None
