@@ -293,8 +293,12 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     {
         rma.checkOwner(object, "ptr");
         object.checkLive();
-        final MemorySegment heap = rma.target(pe);
-        return heap.asSlice(object.offset(), object.byteSize());
+        if (pe < 0 || pe >= n)
+        {
+            throw new IndexOutOfBoundsException(prefix + "ptr: pe=" + pe + " out of range [0, " + n + ")");
+        }
+        final MemorySegment heap = p2p.heapOf(pe);
+        return heap == null ? null : heap.asSlice(object.offset(), object.byteSize());
     }
 
     @Override
