@@ -120,6 +120,17 @@ class ShmemRunIT
     @Test
     void pesDoNotOutliveAKilledLauncher() throws Exception
     {
+        launcherDies(true);
+    }
+
+    @Test
+    void sigtermToTheLauncherEndsEveryPe() throws Exception
+    {
+        launcherDies(false);
+    }
+
+    private void launcherDies(final boolean sigkill) throws Exception
+    {
         final Process launcher = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), ShmemRun.class.getName(),
             "-np", "2", "-J", "-XX:+UseSerialGC", "-J", "-XX:TieredStopAtLevel=1", TestPe.class.getName(), "idle")
@@ -136,7 +147,15 @@ class ShmemRunIT
                 }
             }
             assertEquals(2, pids.size(), "both PEs formed");
-            launcher.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook runs
+            if (sigkill)
+            {
+                launcher.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook; the PEs' failure policy ends them
+            }
+            else
+            {
+                launcher.destroy(); // SIGTERM: the launcher's shutdown hook ends the PEs
+                launcher.waitFor();
+            }
             final long t0 = System.nanoTime();
             for (final long pid : pids)
             {
