@@ -53,7 +53,7 @@ public final class Bootstraps
         final InetSocketAddress root = Net.parseHostPort(env.rootAddress(), "root address (SHMEM_BOOTSTRAP_UID_SESSION_ID or MASTER_ADDR:MASTER_PORT)");
         if (env.rank() == 0)
         {
-            final BootstrapRoot r = BootstrapRoot.start(s.withRootLogPrefix(prefix + "bootstrap root: "), env.size(), env.secret(), root);
+            final BootstrapRoot r = BootstrapRoot.start(s.withRootLogPrefix(prefix + "bootstrap: root: "), env.size(), env.secret(), root);
             return UidBootstrap.connectHosting(r, env.size(), s);
         }
         return UidBootstrap.connect(UniqueId.of(env.secret(), root), env.rank(), env.size(), s);
