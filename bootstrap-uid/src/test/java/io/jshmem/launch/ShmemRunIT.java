@@ -180,6 +180,36 @@ class ShmemRunIT
     }
 
     @Test
+    void aJarRunsWithJavaJar() throws Exception
+    {
+        final java.nio.file.Path jar = java.nio.file.Files.createTempFile("jshmem-test-pe", ".jar");
+        try
+        {
+            final java.util.jar.Manifest m = new java.util.jar.Manifest();
+            m.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+            m.getMainAttributes().put(java.util.jar.Attributes.Name.MAIN_CLASS, TestPe.class.getName());
+            final StringBuilder cp = new StringBuilder();
+            for (final String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+            {
+                cp.append(java.nio.file.Path.of(e).toUri()).append(' ');
+            }
+            m.getMainAttributes().put(java.util.jar.Attributes.Name.CLASS_PATH, cp.toString().strip());
+            try (var out = new java.util.jar.JarOutputStream(java.nio.file.Files.newOutputStream(jar), m))
+            {
+                out.flush();
+            }
+            final int status = ShmemRun.run(new String[] {"-np", "2", "--tag-output", "-J", "-XX:+UseSerialGC", jar.toString(), "hello"},
+                new PrintStream(outBytes, true, StandardCharsets.UTF_8), new PrintStream(errBytes, true, StandardCharsets.UTF_8));
+            assertEquals(0, status, both());
+            assertEquals(2, out().lines().filter(l -> l.contains(" all: rank0 rank1")).count(), both());
+        }
+        finally
+        {
+            java.nio.file.Files.deleteIfExists(jar);
+        }
+    }
+
+    @Test
     void usageErrorsAndHelp()
     {
         assertEquals(2, run("hello"), both());
