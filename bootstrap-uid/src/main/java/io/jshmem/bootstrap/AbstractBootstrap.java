@@ -274,6 +274,21 @@ abstract class AbstractBootstrap implements Bootstrap
         }
     }
 
+    /**
+     * Ends this process (status 1, exit hooks first) when the launcher process ends, even after
+     * {@link #close()}: a PE started by shmemrun never outlives it. The JDK watches the process.
+     *
+     * @param launcherPid the launcher's pid ({@code JSHMEM_LAUNCHER_PID}).
+     */
+    final void exitWithLauncher(final long launcherPid)
+    {
+        ProcessHandle.of(launcherPid).filter(ProcessHandle::isAlive).ifPresent(h -> h.onExit().thenRun(() ->
+        {
+            log("the launcher (pid " + launcherPid + ") ended; ending this PE with status 1");
+            doExit(1);
+        }));
+    }
+
     /** Tells the other PEs about a global exit (nothing to tell in a singleton). */
     protected abstract void announceExit(int status);
 

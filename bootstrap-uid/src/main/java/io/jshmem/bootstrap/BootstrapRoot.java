@@ -74,7 +74,7 @@ public final class BootstrapRoot implements AutoCloseable
         this.settings = settings;
         this.expectedSize = expectedSize;
         this.secret = secret;
-        this.logPrefix = settings.rootLogPrefix() != null ? settings.rootLogPrefix() : "bootstrap root: ";
+        this.logPrefix = settings.rootLogPrefix() != null ? settings.rootLogPrefix() : "bootstrap: root: ";
         this.jobId = settings.jobId() != null ? settings.jobId() : BootstrapRoot.randomJobId();
         this.name = "jshmem-bootstrap-root" + ROOTS.incrementAndGet();
         this.server = Net.listen(bind.getAddress(), bind.getPort());
@@ -136,7 +136,7 @@ public final class BootstrapRoot implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new io.jshmem.ShmemInitException("bootstrap root: cannot listen on " + bind + ": " + ex.getMessage(), ex);
+            throw new io.jshmem.ShmemInitException("bootstrap: root: cannot listen on " + bind + ": " + ex.getMessage(), ex);
         }
     }
 

@@ -129,7 +129,10 @@ public final class ShmemRun
         final String jobId = BootstrapRootIds.newJobId();
         final BootstrapSettings settings = BootstrapSettings.from(config).withRootLogPrefix("shmemrun: ")
             .withJobId(jobId).withLog(line -> logLine(line));
-        final InetAddress bind = config.isSet(ShmemOptions.BOOTSTRAP_UID_SOCK_IFNAME) ? null : InetAddress.getLoopbackAddress();
+        // all PEs run here: loopback, unless an interface is named
+        final InetAddress bind = config.isSet(ShmemOptions.BOOTSTRAP_UID_SOCK_IFNAME) ? null
+            : "AF_INET6".equals(config.get(ShmemOptions.BOOTSTRAP_UID_SOCK_FAMILY)) ? InetAddress.getByName("::1")
+            : InetAddress.getByName("127.0.0.1");
         final BootstrapRoot root = bind == null ? BootstrapRoot.start(settings, options.np)
             : BootstrapRoot.start(settings, options.np, new InetSocketAddress(bind, 0));
         final Thread hook = Thread.ofPlatform().name("shmemrun-shutdown").unstarted(() -> endAll(1_000_000_000L));

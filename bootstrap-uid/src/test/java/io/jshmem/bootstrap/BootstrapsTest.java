@@ -20,6 +20,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The factory end to end: each launcher's variables as maps, PEs as threads. */
 class BootstrapsTest
 {
+    @org.junit.jupiter.api.AfterEach
+    void noThreadsLeft() throws InterruptedException
+    {
+        for (int i = 0; i < 100 && !TestJob.bootstrapThreads().isEmpty(); i++)
+        {
+            Thread.sleep(20);
+        }
+        assertEquals(List.of(), TestJob.bootstrapThreads());
+    }
+
     private final List<String> log = Collections.synchronizedList(new ArrayList<>());
     private final BootstrapSettings settings = BootstrapSettings.defaults().withTimeoutNs(10_000_000_000L)
         .withPeerTimeoutNs(2_000_000_000L).withExitOnFailure(false).withLog(log::add).withExitAction(s -> { });

@@ -102,7 +102,7 @@ class ShmemRunIT
         assertTrue(status != 0, both());
         assertEquals(137, status, both());
         assertTrue(seconds < 20, "took " + seconds + " s");
-        assertTrue(err().contains("shmemrun: PE 2 was lost (control channel closed)"), both());
+        assertTrue(err().contains("shmemrun: PE 2 exited with status 137"), both());
         // at least one survivor saw the failure naming PE 2 before the launcher ended it
         assertTrue(err().lines().anyMatch(l -> l.contains("PE 2 was lost") && l.startsWith("[pe ")), both());
     }
@@ -120,6 +120,17 @@ class ShmemRunIT
     @Test
     void pesDoNotOutliveAKilledLauncher() throws Exception
     {
+        launcherDies(true);
+    }
+
+    @Test
+    void sigtermToTheLauncherEndsEveryPe() throws Exception
+    {
+        launcherDies(false);
+    }
+
+    private void launcherDies(final boolean sigkill) throws Exception
+    {
         final Process launcher = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), ShmemRun.class.getName(),
             "-np", "2", "-J", "-XX:+UseSerialGC", "-J", "-XX:TieredStopAtLevel=1", TestPe.class.getName(), "idle")
@@ -136,7 +147,15 @@ class ShmemRunIT
                 }
             }
             assertEquals(2, pids.size(), "both PEs formed");
-            launcher.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook runs
+            if (sigkill)
+            {
+                launcher.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook; the PEs' failure policy ends them
+            }
+            else
+            {
+                launcher.destroy(); // SIGTERM: the launcher's shutdown hook ends the PEs
+                launcher.waitFor();
+            }
             final long t0 = System.nanoTime();
             for (final long pid : pids)
             {
@@ -157,6 +176,36 @@ class ShmemRunIT
             {
                 ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
             }
+        }
+    }
+
+    @Test
+    void aJarRunsWithJavaJar() throws Exception
+    {
+        final java.nio.file.Path jar = java.nio.file.Files.createTempFile("jshmem-test-pe", ".jar");
+        try
+        {
+            final java.util.jar.Manifest m = new java.util.jar.Manifest();
+            m.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+            m.getMainAttributes().put(java.util.jar.Attributes.Name.MAIN_CLASS, TestPe.class.getName());
+            final StringBuilder cp = new StringBuilder();
+            for (final String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+            {
+                cp.append(java.nio.file.Path.of(e).toUri()).append(' ');
+            }
+            m.getMainAttributes().put(java.util.jar.Attributes.Name.CLASS_PATH, cp.toString().strip());
+            try (var out = new java.util.jar.JarOutputStream(java.nio.file.Files.newOutputStream(jar), m))
+            {
+                out.flush();
+            }
+            final int status = ShmemRun.run(new String[] {"-np", "2", "--tag-output", "-J", "-XX:+UseSerialGC", jar.toString(), "hello"},
+                new PrintStream(outBytes, true, StandardCharsets.UTF_8), new PrintStream(errBytes, true, StandardCharsets.UTF_8));
+            assertEquals(0, status, both());
+            assertEquals(2, out().lines().filter(l -> l.contains(" all: rank0 rank1")).count(), both());
+        }
+        finally
+        {
+            java.nio.file.Files.deleteIfExists(jar);
         }
     }
 
