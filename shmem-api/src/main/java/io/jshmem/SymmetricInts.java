@@ -8,7 +8,7 @@ import java.lang.invoke.VarHandle;
 /** A symmetric array of Java {@code int}s (C int, int32_t): RMA, atomics and point-to-point sync. */
 public final class SymmetricInts extends SymmetricWords<int[]>
 {
-    private static final VarHandle INT = ValueLayout.JAVA_INT_UNALIGNED.varHandle();
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle(); // aligned: acquire loads need it
 
     /**
      * Runtime use: a handle on part of an allocation.

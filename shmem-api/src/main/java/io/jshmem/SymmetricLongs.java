@@ -12,7 +12,7 @@ import java.lang.invoke.VarHandle;
  */
 public final class SymmetricLongs extends SymmetricWords<long[]>
 {
-    private static final VarHandle LONG = ValueLayout.JAVA_LONG_UNALIGNED.varHandle();
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle(); // aligned: acquire loads need it
 
     /**
      * Runtime use: a handle on part of an allocation.
@@ -65,6 +65,7 @@ public final class SymmetricLongs extends SymmetricWords<long[]>
     public long signalFetch(final long index)
     {
         checkRange(index, 1);
+        checkAligned();
         return laWord(index);
     }
 
@@ -80,6 +81,7 @@ public final class SymmetricLongs extends SymmetricWords<long[]>
     public long signalWaitUntil(final long index, final Cmp cmp, final long value)
     {
         checkRange(index, 1);
+        checkAligned();
         long v = laWord(index);
         if (cmp.testUnsigned(v, value))
         {

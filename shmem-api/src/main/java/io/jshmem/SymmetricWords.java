@@ -29,9 +29,20 @@ public abstract sealed class SymmetricWords<A> extends SymmetricArray<A> permits
     /** Acquire load of element i (no checks), sign-extended. */
     abstract long laWord(long index);
 
+    /** Synchronization variables are read atomically, so they must be aligned to their size. */
+    final void checkAligned()
+    {
+        if ((offset & (elementBytes() - 1)) != 0)
+        {
+            throw new IllegalArgumentException(allocation.space().prefix() + "misaligned synchronization variable: heap offset=" +
+                offset + " is not a multiple of " + elementBytes() + " (" + this + ")");
+        }
+    }
+
     private void checkSet(final int[] status, final long[] values)
     {
         checkLive();
+        checkAligned();
         if (status != null && status.length != length)
         {
             throw new IllegalArgumentException(allocation.space().prefix() + "status.length=" + status.length +
@@ -64,6 +75,7 @@ public abstract sealed class SymmetricWords<A> extends SymmetricArray<A> permits
     public final void waitUntil(final long index, final Cmp cmp, final long value)
     {
         checkRange(index, 1);
+        checkAligned();
         if (cmp.test(laWord(index), value))
         {
             return;
@@ -83,6 +95,7 @@ public abstract sealed class SymmetricWords<A> extends SymmetricArray<A> permits
     public final boolean test(final long index, final Cmp cmp, final long value)
     {
         checkRange(index, 1);
+        checkAligned();
         return cmp.test(laWord(index), value);
     }
 

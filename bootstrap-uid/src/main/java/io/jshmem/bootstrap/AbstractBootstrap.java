@@ -177,11 +177,11 @@ abstract class AbstractBootstrap implements Bootstrap
             }
             failure = ex;
         }
-        onFailed(ex);
         if (!closed() && !exit)
         {
-            settings.log().accept(ex.getMessage());
+            settings.log().accept(ex.getMessage()); // before waking the waiters, so it comes out first
         }
+        onFailed(ex);
         for (final Consumer<JobFailedException> l : listeners)
         {
             try
@@ -272,6 +272,21 @@ abstract class AbstractBootstrap implements Bootstrap
                 }
             }
         }
+    }
+
+    /**
+     * Ends this process (status 1, exit hooks first) when the launcher process ends, even after
+     * {@link #close()}: a PE started by shmemrun never outlives it. The JDK watches the process.
+     *
+     * @param launcherPid the launcher's pid ({@code JSHMEM_LAUNCHER_PID}).
+     */
+    final void exitWithLauncher(final long launcherPid)
+    {
+        ProcessHandle.of(launcherPid).filter(ProcessHandle::isAlive).ifPresent(h -> h.onExit().thenRun(() ->
+        {
+            log("the launcher (pid " + launcherPid + ") ended; ending this PE with status 1");
+            doExit(1);
+        }));
     }
 
     /** Tells the other PEs about a global exit (nothing to tell in a singleton). */

@@ -71,10 +71,12 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         this.n = bootstrap.size();
         this.prefix = ShmemException.pePrefix(me, n);
         this.debug = config.isSet(ShmemOptions.DEBUG);
-        this.waitIdle = new WaitIdle(bootstrap, prefix, config.get(ShmemOptions.WAIT_SPINS), config.get(ShmemOptions.WAIT_YIELDS));
+        this.waitIdle = new WaitIdle(bootstrap, prefix, waitSpins(config, bootstrap), config.get(ShmemOptions.WAIT_YIELDS));
         this.rma = new RmaEngine(this, p2p.heaps());
         this.allocations = new HeapAllocations(this, bootstrap, heapFile.dataSize(), debug);
-        final Allocation syncRegion = allocations.allocate(DisseminationBarrier.regionBytes(n), 64, true);
+        // Not zeroed here: the heap file is new, so its pages are zero, and a faster peer may already have
+        // stored its first epoch into this region. start() separates construction from the first barrier.
+        final Allocation syncRegion = allocations.allocate(DisseminationBarrier.regionBytes(n), 64, false);
         this.barrier = new DisseminationBarrier(p2p.heaps(), this, syncRegion.offset());
     }
 
@@ -121,6 +123,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
                     "): no inter-node transport is configured; this version of jshmem runs every PE of a job on one node");
             }
             final ShmemRuntime runtime = new ShmemRuntime(processWide, config, requested, bootstrap, heap, p2p, map);
+            bootstrap.barrier(); // every PE is constructed before anyone stores into a peer's sync words
             runtime.barrier.sync();
             if (config.isSet(ShmemOptions.DEBUG))
             {
@@ -136,6 +139,20 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             closeQuietly(bootstrap);
             throw ex instanceof ShmemException ? ex : new ShmemInitException(prefix + "init failed: " + ex, ex);
         }
+    }
+
+    /**
+     * Spinning only pays while the PE being waited for has a core of its own; when this node runs more
+     * PEs than it has cores, a waiter yields almost at once so that PE can run.
+     */
+    private static int waitSpins(final ShmemConfig config, final Bootstrap bootstrap)
+    {
+        final int configured = config.get(ShmemOptions.WAIT_SPINS);
+        if (configured >= 0)
+        {
+            return configured;
+        }
+        return bootstrap.nodeSize() > Runtime.getRuntime().availableProcessors() ? 20 : 1000;
     }
 
     private static long roundUpToPage(final long bytes)
@@ -276,8 +293,12 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     {
         rma.checkOwner(object, "ptr");
         object.checkLive();
-        final MemorySegment heap = rma.target(pe);
-        return heap.asSlice(object.offset(), object.byteSize());
+        if (pe < 0 || pe >= n)
+        {
+            throw new IndexOutOfBoundsException(prefix + "ptr: pe=" + pe + " out of range [0, " + n + ")");
+        }
+        final MemorySegment heap = p2p.heapOf(pe);
+        return heap == null ? null : heap.asSlice(object.offset(), object.byteSize());
     }
 
     @Override
