@@ -1,24 +1,19 @@
 package io.jshmem.conformance;
 
-import org.junit.jupiter.api.Assumptions;
+import io.jshmem.launch.ShmemRun;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs a job in this JVM through the launcher users run ({@code io.jshmem.launch.ShmemRun.run}), with
- * this JVM's class path, and captures every PE's tagged output. The launcher is looked up by name so
- * that this module compiles before the launcher is merged; without it the tests are skipped (visibly).
+ * Runs a job in this JVM through the launcher users run ({@link ShmemRun#run}), with this JVM's class
+ * path, and captures every PE's tagged output.
  */
 final class Launch
 {
-    static final String LAUNCHER = "io.jshmem.launch.ShmemRun";
-
     /** A finished job. */
     record Result(String what, int status, String out, String err, long elapsedMs)
     {
@@ -63,7 +58,6 @@ final class Launch
      */
     static Result run(final int np, final int timeoutS, final List<String> extra, final String mainClass, final String... args)
     {
-        final Method run = launcher();
         final List<String> cmd = new ArrayList<>(List.of("-np", String.valueOf(np), "--tag-output", "--timeout", String.valueOf(timeoutS),
             "-cp", System.getProperty("java.class.path")));
         cmd.addAll(extra);
@@ -76,15 +70,7 @@ final class Launch
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8))
         {
-            status = (int)run.invoke(null, cmd.toArray(new String[0]), o, e);
-        }
-        catch (final InvocationTargetException ex)
-        {
-            throw new AssertionError("shmemrun threw for " + mainClass + " -np " + np, ex.getCause());
-        }
-        catch (final IllegalAccessException ex)
-        {
-            throw new AssertionError(ex);
+            status = ShmemRun.run(cmd.toArray(new String[0]), o, e);
         }
         final long ms = (System.nanoTime() - start) / 1_000_000;
         final String what = "shmemrun -np " + np + " " + String.join(" ", extra) + " " + simple(mainClass) + " " + String.join(" ", args);
@@ -97,22 +83,5 @@ final class Launch
     private static String simple(final String cls)
     {
         return cls.substring(cls.lastIndexOf('.') + 1);
-    }
-
-    private static Method launcher()
-    {
-        try
-        {
-            return Class.forName(LAUNCHER).getMethod("run", String[].class, PrintStream.class, PrintStream.class);
-        }
-        catch (final ClassNotFoundException ex)
-        {
-            Assumptions.abort("SKIP: " + LAUNCHER + " is not on the class path yet (merge main once the launcher lands)");
-            throw new AssertionError("unreachable");
-        }
-        catch (final NoSuchMethodException ex)
-        {
-            throw new AssertionError(LAUNCHER + " has no public static int run(String[], PrintStream, PrintStream)", ex);
-        }
     }
 }
