@@ -166,9 +166,8 @@ public final class Check
      *
      * @return the exception thrown, or null if none or the wrong one.
      */
-    @SafeVarargs
-    public final Throwable throwsOneOf(final String routine, final String operands, final Runnable action,
-        final String[] mustContain, final Class<? extends Throwable>... allowed)
+    public Throwable throwsOneOf(final String routine, final String operands, final Runnable action,
+        final String[] mustContain, final Class<?>... allowed)
     {
         final Throwable thrown;
         try
@@ -182,7 +181,7 @@ public final class Check
             thrown = t;
         }
         boolean typeOk = false;
-        for (final Class<? extends Throwable> c : allowed)
+        for (final Class<?> c : allowed)
         {
             typeOk |= c.isInstance(thrown);
         }

@@ -547,6 +547,17 @@ public final class Rma
                 k.set(want, j, v(j, 17, 0));
             }
             expect("put one element to every PE", want);
+            // every PE now holds the same first n elements: read them from every PE
+            for (int pe = 0; pe < n; pe++)
+            {
+                final A got = k.newArray(n);
+                s.get(got, 0, w, 0, n, pe);
+                for (int j = 0; j < n; j++)
+                {
+                    c.eq("get from PE " + pe, t, j, k.conv(v(j, 17, 0)), k.bits(got, j));
+                }
+                c.eq("g from PE " + pe, t, n - 1, k.conv(v(n - 1, 17, 0)), k.g(s, w, n - 1, pe));
+            }
             s.barrierAll();
 
             if (k == (Object)Kind.MEMORY)
