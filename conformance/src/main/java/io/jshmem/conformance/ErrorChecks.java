@@ -29,9 +29,12 @@ public final class ErrorChecks
     {
     }
 
-    /** @param args unused. */
+    private static boolean verbose;
+
+    /** @param args {@code -v}: print every exception message checked (PE 0). */
     public static void main(final String[] args)
     {
+        verbose = args.length > 0 && "-v".equals(args[0]);
         Spmd.run("ErrorChecks", 1, ErrorChecks::body);
     }
 
@@ -223,7 +226,11 @@ public final class ErrorChecks
         {
             final String[] all = java.util.Arrays.copyOf(tokens, tokens.length + 1);
             all[tokens.length] = "[pe ";
-            c.throwsOneOf(routine, operands, call, all, IndexOutOfBoundsException.class, IllegalArgumentException.class);
+            final Throwable t = c.throwsOneOf(routine, operands, call, all, IndexOutOfBoundsException.class, IllegalArgumentException.class);
+            if (verbose && c.me() == 0)
+            {
+                System.out.println("  " + routine + " (" + operands + ") -> " + t);
+            }
         }
     }
 }
