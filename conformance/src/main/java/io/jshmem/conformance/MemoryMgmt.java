@@ -42,6 +42,7 @@ public final class MemoryMgmt
             realloc(s, c, offs);
             hints(s, c, offs);
             typed(s, c, offs);
+            implicitBarriers(s, c);
             exhaustion(s, c, offs);
             s.barrierAll();
             s.free(offs);
@@ -303,6 +304,50 @@ public final class MemoryMgmt
             a.segment().fill((byte)-1);
             s.barrierAll();
             s.free(a);
+        }
+    }
+
+    /**
+     * malloc ends with a barrier, free starts with one: a put issued right after the allocation
+     * returns must not be wiped by a slower PE's zeroing, and a put issued right before free must not
+     * land in the next object allocated there.
+     */
+    private static void implicitBarriers(final Shmem s, final Check c)
+    {
+        c.section("implicit barriers of allocateX and free");
+        final int me = c.me();
+        for (int round = 0; round < 10; round++)
+        {
+            final SymmetricLongs x = s.allocateLongs(256);
+            final long[] src = new long[256];
+            java.util.Arrays.fill(src, (long)round << 32 | me + 1);
+            s.put(x, 0, src, 0, 256, c.right());
+            s.barrierAll();
+            final long want = (long)round << 32 | c.left() + 1;
+            for (int i = 0; i < 256; i++)
+            {
+                if (x.getLocal(i) != want)
+                {
+                    c.fail("allocateLongs then put at once (malloc barrier on exit)", "round=" + round + " type=longs index=" + i +
+                        " expected=" + want + " actual=" + x.getLocal(i));
+                    break;
+                }
+            }
+            s.put(x, 0, src, 0, 256, c.right());
+            s.free(x);
+            final SymmetricLongs y = s.allocateLongs(256);
+            s.barrierAll();
+            for (int i = 0; i < 256; i++)
+            {
+                if (y.getLocal(i) != 0)
+                {
+                    c.fail("put then free at once, allocate again (free barrier on entry)", "round=" + round + " type=longs index=" + i +
+                        " expected=0 actual=" + y.getLocal(i));
+                    break;
+                }
+            }
+            c.isTrue(true, "allocateLongs/free", "round " + round);
+            s.free(y);
         }
     }
 
