@@ -108,6 +108,8 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             final long heapSize = checkSameHeapSize(bootstrap, prefix, roundUpToPage(config.get(ShmemOptions.SYMMETRIC_SIZE)));
             final Path dir = HeapFile.DEFAULT_DIRECTORY;
             heap = HeapFile.create(dir, bootstrap.jobId(), bootstrap.rank(), bootstrap.size(), heapSize);
+            final HeapFile created = heap;
+            bootstrap.onExit(created::unlink); // a global exit or failure exit during init leaves no file behind
             p2p = P2pTransport.connect(bootstrap, heap, dir);
             final byte[] row = new byte[bootstrap.size()];
             for (int pe = 0; pe < row.length; pe++)
