@@ -51,7 +51,10 @@ final class Results
         final StringBuilder sb = new StringBuilder();
         sb.append("# ").append(title).append('\n');
         String current = null;
-        for (final Row r : rows.values())
+        final List<Row> grouped = new ArrayList<>(rows.values());
+        final List<String> order = grouped.stream().map(Row::benchmark).distinct().toList();
+        grouped.sort(java.util.Comparator.comparingInt(r -> order.indexOf(r.benchmark())));
+        for (final Row r : grouped)
         {
             if (!r.benchmark().equals(current))
             {

@@ -6,6 +6,8 @@ import io.jshmem.ShmemTimeoutException;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -27,6 +29,7 @@ abstract class AbstractBootstrap implements Bootstrap
     private final List<Consumer<JobFailedException>> listeners = new CopyOnWriteArrayList<>();
     private final List<Runnable> exitHooks = new CopyOnWriteArrayList<>();
     private final AtomicBoolean exiting = new AtomicBoolean();
+    private final CountDownLatch exitDone = new CountDownLatch(1);
     private final List<Thread> exitThreads = new CopyOnWriteArrayList<>();
     private volatile JobFailedException failure;
     private NodeMap nodeMap;
@@ -177,11 +180,11 @@ abstract class AbstractBootstrap implements Bootstrap
             }
             failure = ex;
         }
-        onFailed(ex);
         if (!closed() && !exit)
         {
-            settings.log().accept(ex.getMessage());
+            settings.log().accept(ex.getMessage()); // before waking the waiters, so it comes out first
         }
+        onFailed(ex);
         for (final Consumer<JobFailedException> l : listeners)
         {
             try
@@ -229,15 +232,32 @@ abstract class AbstractBootstrap implements Bootstrap
     {
         fail(new JobFailedException(prefix() + "this PE called global exit(" + status + ")", rank, null), true);
         announceExit(status);
-        doExit(status);
+        if (!doExit(status))
+        {
+            // Another exit (a peer's global exit, or the failure policy) is already ending this process:
+            // global exit never returns, so wait for that exit to finish the process.
+            try
+            {
+                exitDone.await(30, TimeUnit.SECONDS);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
         throw wrapFailure("globalExit"); // only when the exit action returns, as in tests
     }
 
-    final void doExit(final int status)
+    /**
+     * Runs the exit hooks and the exit action once per process.
+     *
+     * @return false if another exit was already under way (nothing was run).
+     */
+    final boolean doExit(final int status)
     {
         if (!exiting.compareAndSet(false, true))
         {
-            return;
+            return false;
         }
         System.out.flush();
         System.err.flush();
@@ -252,7 +272,15 @@ abstract class AbstractBootstrap implements Bootstrap
                 log("exit hook threw " + ex);
             }
         }
-        settings.exitAction().exit(status);
+        try
+        {
+            settings.exitAction().exit(status);
+        }
+        finally
+        {
+            exitDone.countDown();
+        }
+        return true;
     }
 
     final void joinExitThreads()
@@ -272,6 +300,21 @@ abstract class AbstractBootstrap implements Bootstrap
                 }
             }
         }
+    }
+
+    /**
+     * Ends this process (status 1, exit hooks first) when the launcher process ends, even after
+     * {@link #close()}: a PE started by shmemrun never outlives it. The JDK watches the process.
+     *
+     * @param launcherPid the launcher's pid ({@code JSHMEM_LAUNCHER_PID}).
+     */
+    final void exitWithLauncher(final long launcherPid)
+    {
+        ProcessHandle.of(launcherPid).filter(ProcessHandle::isAlive).ifPresent(h -> h.onExit().thenRun(() ->
+        {
+            log("the launcher (pid " + launcherPid + ") ended; ending this PE with status 1");
+            doExit(1);
+        }));
     }
 
     /** Tells the other PEs about a global exit (nothing to tell in a singleton). */

@@ -66,6 +66,7 @@ public final class BootstrapRoot implements AutoCloseable
     private String failed;
     private volatile Integer exitStatus;
     private volatile boolean closed;
+    private volatile boolean ending;
 
     private BootstrapRoot(final BootstrapSettings settings, final int expectedSize, final byte[] secret, final InetSocketAddress bind)
         throws IOException
@@ -73,7 +74,7 @@ public final class BootstrapRoot implements AutoCloseable
         this.settings = settings;
         this.expectedSize = expectedSize;
         this.secret = secret;
-        this.logPrefix = settings.rootLogPrefix() != null ? settings.rootLogPrefix() : "bootstrap root: ";
+        this.logPrefix = settings.rootLogPrefix() != null ? settings.rootLogPrefix() : "bootstrap: root: ";
         this.jobId = settings.jobId() != null ? settings.jobId() : BootstrapRoot.randomJobId();
         this.name = "jshmem-bootstrap-root" + ROOTS.incrementAndGet();
         this.server = Net.listen(bind.getAddress(), bind.getPort());
@@ -97,7 +98,7 @@ public final class BootstrapRoot implements AutoCloseable
      */
     public static BootstrapRoot start(final BootstrapSettings settings, final int expectedSize)
     {
-        return start(settings, expectedSize, null);
+        return start(settings, expectedSize, (byte[])null);
     }
 
     static BootstrapRoot start(final BootstrapSettings settings, final int expectedSize, final byte[] secret)
@@ -114,6 +115,19 @@ public final class BootstrapRoot implements AutoCloseable
         return start(settings, expectedSize, secret, bind);
     }
 
+    /**
+     * Starts a root with a fresh secret on an explicit address (shmemrun binds loopback for a local job).
+     *
+     * @param settings     timeouts, log sink and prefix, job id.
+     * @param expectedSize the job size if known, or 0.
+     * @param bind         the address to listen on and advertise; port 0 for an ephemeral one.
+     * @return the running root.
+     */
+    public static BootstrapRoot start(final BootstrapSettings settings, final int expectedSize, final InetSocketAddress bind)
+    {
+        return start(settings, expectedSize, null, bind);
+    }
+
     static BootstrapRoot start(final BootstrapSettings settings, final int expectedSize, final byte[] secret, final InetSocketAddress bind)
     {
         try
@@ -122,7 +136,7 @@ public final class BootstrapRoot implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new io.jshmem.ShmemInitException("bootstrap root: cannot listen on " + bind + ": " + ex.getMessage(), ex);
+            throw new io.jshmem.ShmemInitException("bootstrap: root: cannot listen on " + bind + ": " + ex.getMessage(), ex);
         }
     }
 
@@ -149,6 +163,15 @@ public final class BootstrapRoot implements AutoCloseable
     public Integer exitStatus()
     {
         return exitStatus;
+    }
+
+    /**
+     * The owner (shmemrun) is ending the job itself: keep telling PEs about losses, but stop logging
+     * each one (the owner says why the job ends).
+     */
+    public void ending()
+    {
+        ending = true;
     }
 
     /** @return true once every PE has joined. */
@@ -221,19 +244,7 @@ public final class BootstrapRoot implements AutoCloseable
 
     private void startThread(final String threadName, final Runnable body)
     {
-        final Thread t = Thread.ofPlatform().daemon().name(threadName).unstarted(() ->
-        {
-            try
-            {
-                body.run();
-            }
-            finally
-            {
-                threads.remove(Thread.currentThread());
-            }
-        });
-        threads.add(t);
-        t.start();
+        Threads.start(threadName, threads, body);
     }
 
     private void acceptLoop()
@@ -349,35 +360,10 @@ public final class BootstrapRoot implements AutoCloseable
         final Member m;
         synchronized (lock)
         {
-            if (version != Wire.PROTOCOL_VERSION)
-            {
-                reject = "PE " + rank + " speaks bootstrap protocol version " + version + " but the root speaks " + Wire.PROTOCOL_VERSION;
-            }
-            else if (peSize <= 0)
-            {
-                reject = "PE " + rank + " says the job has " + peSize + " PEs";
-            }
-            else if (size != 0 && peSize != size)
-            {
-                reject = "PE " + rank + " says the job has " + peSize + " PEs but the job has " + size
-                    + (expectedSize > 0 ? " (set by the launcher)" : " (set by the first PE to connect)");
-                failJob = true;
-            }
-            else if (rank < 0 || rank >= peSize)
-            {
-                reject = "PE rank " + rank + " is outside 0.." + (peSize - 1) + " (job size " + peSize + ")";
-                failJob = true;
-            }
-            else if (formed || failed != null)
-            {
-                reject = "PE " + rank + " arrived after the job " + (formed ? "formed" : "failed: " + failed);
-            }
-            else if (members != null && members[rank] != null)
-            {
-                reject = "duplicate rank " + rank + ": already taken by the PE connected from " + members[rank].ch.remote()
-                    + " (check the launcher's rank variables)";
-                failJob = true;
-            }
+            final Admission.Verdict v = Admission.check(version, rank, peSize, size, expectedSize, formed, failed,
+                members != null && members[rank] != null ? members[rank].ch.remote() : null);
+            reject = v == null ? null : v.reason();
+            failJob = v != null && v.failsJob();
             if (reject != null)
             {
                 m = null;
@@ -534,7 +520,10 @@ public final class BootstrapRoot implements AutoCloseable
             lock.notifyAll();
         }
         m.ch.close();
-        log("PE " + m.rank + " was lost (" + reason + "); telling " + others.size() + " other PEs");
+        if (!ending)
+        {
+            log("PE " + m.rank + " was lost (" + reason + "); telling " + others.size() + " other PEs");
+        }
         final byte[] msg = new Wire.Writer().i32(m.rank).str(reason).toBytes();
         others.forEach(x -> x.ch.trySend(Wire.LOST, msg));
     }
@@ -595,20 +584,7 @@ public final class BootstrapRoot implements AutoCloseable
             // closing anyway
         }
         channels.forEach(Channel::close);
-        final long deadline = System.nanoTime() + 2_000_000_000L;
-        for (final Thread t : List.copyOf(threads))
-        {
-            t.interrupt();
-            try
-            {
-                t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
+        Threads.joinAll(threads, 2000, true);
     }
 
     @Override

@@ -164,6 +164,10 @@ public final class BootstrapSettings
         return rootLogPrefix;
     }
 
+    /**
+     * @param v the new value.
+     * @return a copy with {@link #timeoutNs()} set to {@code v}.
+     */
     public BootstrapSettings withTimeoutNs(final long v)
     {
         final BootstrapSettings s = copy();
@@ -171,6 +175,10 @@ public final class BootstrapSettings
         return s;
     }
 
+    /**
+     * @param v the new value.
+     * @return a copy with {@link #peerTimeoutNs()} set to {@code v}.
+     */
     public BootstrapSettings withPeerTimeoutNs(final long v)
     {
         final BootstrapSettings s = copy();
@@ -178,6 +186,10 @@ public final class BootstrapSettings
         return s;
     }
 
+    /**
+     * @param v the new value.
+     * @return a copy with {@link #ifname()} set to {@code v}.
+     */
     public BootstrapSettings withIfname(final String v)
     {
         final BootstrapSettings s = copy();
@@ -185,6 +197,10 @@ public final class BootstrapSettings
         return s;
     }
 
+    /**
+     * @param v the new value.
+     * @return a copy with {@link #sessionId()} set to {@code v}.
+     */
     public BootstrapSettings withSessionId(final String v)
     {
         final BootstrapSettings s = copy();
@@ -192,6 +208,10 @@ public final class BootstrapSettings
         return s;
     }
 
+    /**
+     * @param v the new value.
+     * @return a copy with {@link #debug()} set to {@code v}.
+     */
     public BootstrapSettings withDebug(final boolean v)
     {
         final BootstrapSettings s = copy();
@@ -199,6 +219,10 @@ public final class BootstrapSettings
         return s;
     }
 
+    /**
+     * @param v the new value.
+     * @return a copy with {@link #exitAction()} set to {@code v}.
+     */
     public BootstrapSettings withExitAction(final ExitAction v)
     {
         final BootstrapSettings s = copy();
@@ -206,6 +230,10 @@ public final class BootstrapSettings
         return s;
     }
 
+    /**
+     * @param v the new value.
+     * @return a copy with {@link #log()} set to {@code v}.
+     */
     public BootstrapSettings withLog(final Consumer<String> v)
     {
         final BootstrapSettings s = copy();
@@ -213,6 +241,10 @@ public final class BootstrapSettings
         return s;
     }
 
+    /**
+     * @param v the new value.
+     * @return a copy with {@link #launcher()} set to {@code v}.
+     */
     public BootstrapSettings withLauncher(final String v)
     {
         final BootstrapSettings s = copy();
@@ -220,6 +252,10 @@ public final class BootstrapSettings
         return s;
     }
 
+    /**
+     * @param v the new value.
+     * @return a copy with {@link #jobId()} set to {@code v}.
+     */
     public BootstrapSettings withJobId(final String v)
     {
         final BootstrapSettings s = copy();
@@ -227,6 +263,10 @@ public final class BootstrapSettings
         return s;
     }
 
+    /**
+     * @param v the new value.
+     * @return a copy with {@link #hostIdentity()} set to {@code v}.
+     */
     public BootstrapSettings withHostIdentity(final String v)
     {
         final BootstrapSettings s = copy();
@@ -234,6 +274,10 @@ public final class BootstrapSettings
         return s;
     }
 
+    /**
+     * @param v the new value.
+     * @return a copy with {@link #exitOnFailure()} set to {@code v}.
+     */
     public BootstrapSettings withExitOnFailure(final boolean v)
     {
         final BootstrapSettings s = copy();
@@ -241,6 +285,10 @@ public final class BootstrapSettings
         return s;
     }
 
+    /**
+     * @param v the new value.
+     * @return a copy with {@link #failureExitGraceNs()} set to {@code v}.
+     */
     public BootstrapSettings withFailureExitGraceNs(final long v)
     {
         final BootstrapSettings s = copy();
@@ -248,6 +296,10 @@ public final class BootstrapSettings
         return s;
     }
 
+    /**
+     * @param v the new value.
+     * @return a copy with {@link #rootLogPrefix()} set to {@code v}.
+     */
     public BootstrapSettings withRootLogPrefix(final String v)
     {
         final BootstrapSettings s = copy();

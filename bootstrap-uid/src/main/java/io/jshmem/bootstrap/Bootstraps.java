@@ -43,7 +43,13 @@ public final class Bootstraps
         }
         if (env.uidText() != null)
         {
-            return UidBootstrap.connect(UniqueId.parse(env.uidText()), env.rank(), env.size(), s);
+            final UidBootstrap b = UidBootstrap.connect(UniqueId.parse(env.uidText()), env.rank(), env.size(), s);
+            final String launcherPid = config.env("JSHMEM_LAUNCHER_PID");
+            if ("shmemrun".equals(env.kind()) && launcherPid != null && launcherPid.matches("[0-9]{1,18}"))
+            {
+                b.exitWithLauncher(Long.parseLong(launcherPid));
+            }
+            return b;
         }
         final String prefix = ShmemException.pePrefix(env.rank(), env.size());
         if (env.warning() != null && env.rank() == 0)
@@ -53,7 +59,7 @@ public final class Bootstraps
         final InetSocketAddress root = Net.parseHostPort(env.rootAddress(), "root address (SHMEM_BOOTSTRAP_UID_SESSION_ID or MASTER_ADDR:MASTER_PORT)");
         if (env.rank() == 0)
         {
-            final BootstrapRoot r = BootstrapRoot.start(s.withRootLogPrefix(prefix + "bootstrap root: "), env.size(), env.secret(), root);
+            final BootstrapRoot r = BootstrapRoot.start(s.withRootLogPrefix(prefix + "bootstrap: root: "), env.size(), env.secret(), root);
             return UidBootstrap.connectHosting(r, env.size(), s);
         }
         return UidBootstrap.connect(UniqueId.of(env.secret(), root), env.rank(), env.size(), s);

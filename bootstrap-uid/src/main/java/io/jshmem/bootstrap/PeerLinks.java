@@ -66,19 +66,7 @@ final class PeerLinks implements AutoCloseable
 
     private void start(final String name, final Runnable body)
     {
-        final Thread t = Thread.ofPlatform().daemon().name(threadPrefix + name).unstarted(() ->
-        {
-            try
-            {
-                body.run();
-            }
-            finally
-            {
-                threads.remove(Thread.currentThread());
-            }
-        });
-        threads.add(t);
-        t.start();
+        Threads.start(threadPrefix + name, threads, body);
     }
 
     private void acceptLoop()
@@ -205,20 +193,6 @@ final class PeerLinks implements AutoCloseable
             // closing anyway
         }
         channels.forEach(Channel::close);
-        for (final Thread t : java.util.List.copyOf(threads))
-        {
-            if (t != Thread.currentThread())
-            {
-                try
-                {
-                    t.join(1000);
-                }
-                catch (final InterruptedException ex)
-                {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
+        Threads.joinAll(threads, 2000, false);
     }
 }

@@ -50,8 +50,10 @@ public final class UidBootstrap extends AbstractBootstrap
         super(rank, size, settings);
         this.id = id;
         this.secret = id.secret();
-        final InetAddress advertised = Net.advertised(settings.ifname(), id.rootAddress().getAddress() instanceof java.net.Inet6Address
-            ? "AF_INET6" : settings.family());
+        // a root on loopback means a job on this machine: stay on loopback unless an interface is named
+        final InetAddress rootAddress = id.rootAddress().getAddress();
+        final InetAddress advertised = settings.ifname() == null && rootAddress.isLoopbackAddress() ? rootAddress
+            : Net.advertised(settings.ifname(), rootAddress instanceof java.net.Inet6Address ? "AF_INET6" : settings.family());
         this.links = new PeerLinks(secret, rank, size, settings, this::log, mailbox, advertised);
         this.advertised = advertised;
     }
@@ -255,19 +257,7 @@ public final class UidBootstrap extends AbstractBootstrap
 
     private void startThread(final String name, final Runnable body)
     {
-        final Thread t = Thread.ofPlatform().daemon().name("jshmem-bootstrap-pe" + rank + "-" + name).unstarted(() ->
-        {
-            try
-            {
-                body.run();
-            }
-            finally
-            {
-                threads.remove(Thread.currentThread());
-            }
-        });
-        threads.add(t);
-        t.start();
+        Threads.start("jshmem-bootstrap-pe" + rank + "-" + name, threads, body);
     }
 
     private void readControl(final Channel ch)
@@ -451,17 +441,7 @@ public final class UidBootstrap extends AbstractBootstrap
     public byte[][] allgather(final byte[] mine)
     {
         final long s = begin("allgather");
-        final long deadline = System.nanoTime() + settings.timeoutNs();
-        final byte[][] out = new byte[size][];
-        out[rank] = mine.clone();
-        final int right = (rank + 1) % size;
-        final int left = (rank - 1 + size) % size;
-        for (int step = 0; step < size - 1; step++)
-        {
-            send(right, s, step, out[(rank - step + size) % size], "allgather");
-            out[(rank - step - 1 + 2 * size) % size] = recv(left, s, step, deadline, "allgather");
-        }
-        return out;
+        return Collectives.allgather(rank, size, mine, links(s, "allgather"));
     }
 
     @Override
@@ -472,15 +452,7 @@ public final class UidBootstrap extends AbstractBootstrap
             throw new IllegalArgumentException(prefix() + "alltoall: " + toEach.length + " arrays for " + size + " PEs");
         }
         final long s = begin("alltoall");
-        final long deadline = System.nanoTime() + settings.timeoutNs();
-        final byte[][] out = new byte[size][];
-        out[rank] = toEach[rank].clone();
-        for (int step = 1; step < size; step++)
-        {
-            send((rank + step) % size, s, step, toEach[(rank + step) % size], "alltoall");
-            out[(rank - step + size) % size] = recv((rank - step + size) % size, s, step, deadline, "alltoall");
-        }
-        return out;
+        return Collectives.alltoall(rank, size, toEach, links(s, "alltoall"));
     }
 
     @Override
@@ -495,40 +467,34 @@ public final class UidBootstrap extends AbstractBootstrap
             throw new IllegalArgumentException(prefix() + "broadcast: null data on the root");
         }
         final long s = begin("broadcast");
-        final long deadline = System.nanoTime() + settings.timeoutNs();
-        final int vr = (rank - root + size) % size;
-        byte[] value = rank == root ? data.clone() : null;
-        int mask = 1;
-        while (mask < size)
-        {
-            if ((vr & mask) != 0)
-            {
-                value = recv((vr - mask + root) % size, s, 0, deadline, "broadcast from root " + root);
-                break;
-            }
-            mask <<= 1;
-        }
-        for (mask >>= 1; mask > 0; mask >>= 1)
-        {
-            if (vr + mask < size)
-            {
-                send((vr + mask + root) % size, s, 0, value, "broadcast");
-            }
-        }
-        return value;
+        return Collectives.broadcast(rank, size, data, root, links(s, "broadcast from root " + root));
     }
 
     @Override
     public void barrier()
     {
         final long s = begin("barrier");
+        Collectives.barrier(rank, size, links(s, "barrier"));
+    }
+
+    /** The messaging of one collective call: sequence number, deadline, failure handling. */
+    private Collectives.Links links(final long s, final String op)
+    {
         final long deadline = System.nanoTime() + settings.timeoutNs();
-        final byte[] empty = new byte[0];
-        for (int k = 0; (1 << k) < size; k++)
+        return new Collectives.Links()
         {
-            send((rank + (1 << k)) % size, s, k, empty, "barrier");
-            recv((rank - (1 << k) + size) % size, s, k, deadline, "barrier");
-        }
+            @Override
+            public void send(final int peer, final int round, final byte[] data)
+            {
+                UidBootstrap.this.send(peer, s, round, data, op);
+            }
+
+            @Override
+            public byte[] recv(final int src, final int round)
+            {
+                return UidBootstrap.this.recv(src, s, round, deadline, op);
+            }
+        };
     }
 
     @Override
@@ -612,21 +578,7 @@ public final class UidBootstrap extends AbstractBootstrap
             ch.close();
         }
         links.close();
-        for (final Thread t : List.copyOf(threads))
-        {
-            if (t != Thread.currentThread())
-            {
-                try
-                {
-                    t.join(1000);
-                }
-                catch (final InterruptedException ex)
-                {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
-        }
+        Threads.joinAll(threads, 2000, false);
         joinExitThreads();
     }
 

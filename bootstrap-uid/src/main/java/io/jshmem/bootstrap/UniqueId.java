@@ -87,7 +87,7 @@ public final class UniqueId
      */
     public static BootstrapRoot createRoot(final ShmemConfig config)
     {
-        return BootstrapRoot.start(BootstrapSettings.from(config), 0, null);
+        return BootstrapRoot.start(BootstrapSettings.from(config), 0);
     }
 
     /** @return the 128-byte binary form. */

@@ -117,6 +117,36 @@ class CollectivesTest
     }
 
     @Test
+    void nodeIdentityFromSimulatedHostsWithDebugOutput()
+    {
+        try (TestJob job = new TestJob(4))
+        {
+            final List<java.util.concurrent.Future<UidBootstrap>> fs = new java.util.ArrayList<>();
+            for (int r = 0; r < 4; r++)
+            {
+                final int rank = r;
+                final BootstrapSettings s = job.settings.withDebug(true).withHostIdentity(r < 3 ? "hostA/boot1" : "hostB/boot2");
+                fs.add(job.submit(() -> UidBootstrap.connect(job.root.uniqueId(), rank, 4, s)));
+            }
+            final List<UidBootstrap> pes = new java.util.ArrayList<>();
+            for (final var f : fs)
+            {
+                pes.add(TestJob.get(f));
+            }
+            job.pes.addAll(pes);
+            assertArrayEquals(new int[] {0, 0, 0, 1}, pes.get(0).nodeOfRank());
+            assertEquals(2, pes.get(2).nodeRank());
+            assertEquals(3, pes.get(2).nodeSize());
+            assertEquals(0, pes.get(3).nodeRank());
+            assertEquals(1, pes.get(3).nodeSize());
+            assertEquals("hostB/boot2", pes.get(0).hostOfRank()[3]);
+            assertTrue(job.log.contains("[pe 0/4] bootstrap: 2 node(s), placement block, PEs per node [3, 1] (PEs per node differ);"
+                + " rank->node [0, 0, 0, 1]"), String.join("\n", job.log));
+            assertTrue(job.log.contains("[pe 3/4] bootstrap: node rank 0/1 on node 1 (hostB/boot2)"), String.join("\n", job.log));
+        }
+    }
+
+    @Test
     void nodeMapFromHostIdentities()
     {
         final NodeMap block = NodeMap.of(new String[] {"a", "a", "b", "b", "b"});

@@ -19,6 +19,16 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 class FailureTest
 {
+    @org.junit.jupiter.api.AfterEach
+    void noThreadsLeft() throws InterruptedException
+    {
+        for (int i = 0; i < 100 && !TestJob.bootstrapThreads().isEmpty(); i++)
+        {
+            Thread.sleep(20);
+        }
+        assertEquals(List.of(), TestJob.bootstrapThreads());
+    }
+
     @Test
     void formationTimeoutNamesTheMissingRanks()
     {
@@ -104,6 +114,11 @@ class FailureTest
         }
         final double seconds = (System.nanoTime() - t0) / 1e9;
         assertTrue(seconds < 5, "detected in " + seconds + " s");
+        for (int i = 0; i < 100 && heard.size() < pes.size() - 1; i++)
+        {
+            sleep(10); // listeners run on the thread that saw the failure, maybe after the waiters woke
+        }
+        sleep(100);
         assertEquals(pes.size() - 1, heard.size(), "each listener once: " + heard);
         for (final UidBootstrap b : pes)
         {
@@ -123,7 +138,7 @@ class FailureTest
             final List<UidBootstrap> pes = job.form();
             pes.get(3).crashForTesting();
             assertOthersLearn(job, pes, 3, "control channel closed");
-            assertTrue(job.log.stream().anyMatch(l -> l.equals("bootstrap root: PE 3 was lost (control channel closed); telling 3 other PEs")),
+            assertTrue(job.log.stream().anyMatch(l -> l.equals("bootstrap: root: PE 3 was lost (control channel closed); telling 3 other PEs")),
                 String.join("\n", job.log));
         }
     }

@@ -19,6 +19,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SecurityTest
 {
+    @org.junit.jupiter.api.AfterEach
+    void noThreadsLeft() throws InterruptedException
+    {
+        for (int i = 0; i < 100 && !TestJob.bootstrapThreads().isEmpty(); i++)
+        {
+            Thread.sleep(20);
+        }
+        assertEquals(List.of(), TestJob.bootstrapThreads());
+    }
+
     @Test
     void wrongSecretIsRejectedAndTheJobStillForms() throws Exception
     {
@@ -31,7 +41,7 @@ class SecurityTest
             assertTrue(ex.getMessage().startsWith("[pe 1/2] bootstrap:"), ex.getMessage());
             waitForLog(job, 1);
             assertEquals(1, job.log.size(), job.log.toString());
-            assertTrue(job.log.get(0).startsWith("bootstrap root: dropped connection from"), job.log.get(0));
+            assertTrue(job.log.get(0).startsWith("bootstrap: root: dropped connection from"), job.log.get(0));
             final List<UidBootstrap> pes = job.form();
             job.each(pes, b ->
             {
@@ -73,7 +83,7 @@ class SecurityTest
             waitForLog(job, 8);
             Thread.sleep(200);
             assertEquals(8, job.log.size(), String.join("\n", job.log));
-            long rootLines = job.log.stream().filter(l -> l.startsWith("bootstrap root: dropped connection from")).count();
+            long rootLines = job.log.stream().filter(l -> l.startsWith("bootstrap: root: dropped connection from")).count();
             long peLines = job.log.stream().filter(l -> l.startsWith("[pe 1/3] bootstrap: dropped connection from")).count();
             assertEquals(4, rootLines, String.join("\n", job.log));
             assertEquals(4, peLines, String.join("\n", job.log));

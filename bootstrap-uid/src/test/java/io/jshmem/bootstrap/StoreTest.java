@@ -15,6 +15,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class StoreTest
 {
+    @org.junit.jupiter.api.AfterEach
+    void noThreadsLeft() throws InterruptedException
+    {
+        for (int i = 0; i < 100 && !TestJob.bootstrapThreads().isEmpty(); i++)
+        {
+            Thread.sleep(20);
+        }
+        assertEquals(List.of(), TestJob.bootstrapThreads());
+    }
+
     private static byte[] b(final String s)
     {
         return s.getBytes(StandardCharsets.UTF_8);

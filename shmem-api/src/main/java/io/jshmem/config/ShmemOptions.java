@@ -78,9 +78,11 @@ public final class ShmemOptions
     public static final Option<Boolean> VERSION = Option.of("SHMEM_VERSION", "SMA_VERSION", null,
         "runtime", "Any value: print the library version at start-up (PE 0).", ShmemOptions::anyValue);
 
-    /** Busy-spin iterations of a wait before it starts yielding. */
-    public static final Option<Integer> WAIT_SPINS = Option.of("SHMEM_WAIT_SPINS", null, "2000",
-        "runtime", "Busy-spin polls of wait_until/barrier before yielding the core.", ShmemOptions::positiveInt);
+    /** Busy-spin iterations of a wait before it starts yielding; -1 means auto. */
+    public static final Option<Integer> WAIT_SPINS = Option.of("SHMEM_WAIT_SPINS", null, "auto",
+        "runtime", "Busy-spin polls (~30 ns each) of wait_until/barrier before yielding the core; auto: 1000, or 20 when " +
+            "this node runs more PEs than it has cores.",
+        t -> "auto".equalsIgnoreCase(t.strip()) ? Integer.valueOf(-1) : positiveInt(t));
 
     /** Yields of a wait before it starts parking. */
     public static final Option<Integer> WAIT_YIELDS = Option.of("SHMEM_WAIT_YIELDS", null, "2000",

@@ -73,8 +73,13 @@ final class RmaEngine
         return handle.checkRange(index, count);
     }
 
+    /** Checks a Java array range; a null array is allowed with count 0 (the spec's zero-length transfer with NULL). */
     private void checkArray(final Object array, final int offset, final int count, final String what)
     {
+        if (array == null && count == 0 && offset == 0)
+        {
+            return;
+        }
         if (array == null)
         {
             throw new NullPointerException(owner.prefix() + what + " array is null");
@@ -109,14 +114,22 @@ final class RmaEngine
     {
         final long off = checkHandle(dest, destIndex, count, "dest");
         checkArray(src, srcOffset, count, "source");
-        MemorySegment.copy(src, srcOffset, target(pe), dest.elementLayout(), off, count);
+        final MemorySegment t = target(pe);
+        if (count > 0)
+        {
+            MemorySegment.copy(src, srcOffset, t, dest.elementLayout(), off, count);
+        }
     }
 
     void get(final Object dest, final int destOffset, final SymmetricArray<?> src, final long srcIndex, final int count, final int pe)
     {
         final long off = checkHandle(src, srcIndex, count, "source");
         checkArray(dest, destOffset, count, "dest");
-        MemorySegment.copy(target(pe), src.elementLayout(), off, dest, destOffset, count);
+        final MemorySegment t = target(pe);
+        if (count > 0)
+        {
+            MemorySegment.copy(t, src.elementLayout(), off, dest, destOffset, count);
+        }
     }
 
     void putSegment(final SymmetricArray<?> dest, final long destByteOffset, final MemorySegment src, final int pe)

@@ -78,7 +78,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         this.n = bootstrap.size();
         this.prefix = ShmemException.pePrefix(me, n);
         this.debug = config.isSet(ShmemOptions.DEBUG);
-        this.waitIdle = new WaitIdle(bootstrap, prefix, config.get(ShmemOptions.WAIT_SPINS), config.get(ShmemOptions.WAIT_YIELDS));
+        this.waitIdle = new WaitIdle(bootstrap, prefix, waitSpins(config, bootstrap), config.get(ShmemOptions.WAIT_YIELDS));
         this.rma = new RmaEngine(this, p2p.heaps());
         this.allocations = new HeapAllocations(this, bootstrap, heapFile.dataSize(), debug);
         // Not zeroed here: the heap file is new, so its pages are zero, and a faster peer may already have
@@ -120,6 +120,8 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             final long heapSize = checkSameHeapSize(bootstrap, prefix, roundUpToPage(config.get(ShmemOptions.SYMMETRIC_SIZE)));
             final Path dir = HeapFile.DEFAULT_DIRECTORY;
             heap = HeapFile.create(dir, bootstrap.jobId(), bootstrap.rank(), bootstrap.size(), heapSize);
+            final HeapFile created = heap;
+            bootstrap.onExit(created::unlink); // a global exit or failure exit during init leaves no file behind
             p2p = P2pTransport.connect(bootstrap, heap, dir);
             final byte[] row = new byte[bootstrap.size()];
             for (int pe = 0; pe < row.length; pe++)
@@ -151,6 +153,20 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             closeQuietly(bootstrap);
             throw ex instanceof ShmemException ? ex : new ShmemInitException(prefix + "init failed: " + ex, ex);
         }
+    }
+
+    /**
+     * Spinning only pays while the PE being waited for has a core of its own; when this node runs more
+     * PEs than it has cores, a waiter yields almost at once so that PE can run.
+     */
+    private static int waitSpins(final ShmemConfig config, final Bootstrap bootstrap)
+    {
+        final int configured = config.get(ShmemOptions.WAIT_SPINS);
+        if (configured >= 0)
+        {
+            return configured;
+        }
+        return bootstrap.nodeSize() > Runtime.getRuntime().availableProcessors() ? 20 : 1000;
     }
 
     private static long roundUpToPage(final long bytes)
@@ -291,8 +307,12 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     {
         rma.checkOwner(object, "ptr");
         object.checkLive();
-        final MemorySegment heap = rma.target(pe);
-        return heap.asSlice(object.offset(), object.byteSize());
+        if (pe < 0 || pe >= n)
+        {
+            throw new IndexOutOfBoundsException(prefix + "ptr: pe=" + pe + " out of range [0, " + n + ")");
+        }
+        final MemorySegment heap = p2p.heapOf(pe);
+        return heap == null ? null : heap.asSlice(object.offset(), object.byteSize());
     }
 
     @Override

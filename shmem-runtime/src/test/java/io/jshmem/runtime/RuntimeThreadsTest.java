@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -32,13 +33,13 @@ class RuntimeThreadsTest
             final int me = shmem.myPe();
             final int n = shmem.nPes();
             final SymmetricLongs box = shmem.allocateLongs(8);
+            assertEquals(0L, box.getLocal(0), "allocateLongs zeroes"); // nobody writes index 0 before the next barrier
             final long[] src = {me * 10L, me * 10L + 1};
             shmem.put(box, 2, src, 0, 2, (me + 1) % n);
             shmem.barrierAll();
             final int left = (me + n - 1) % n;
             assertEquals(left * 10L, box.getLocal(2));
             assertEquals(left * 10L + 1, box.getLocal(3));
-            assertEquals(0L, box.getLocal(0), "allocateLongs zeroes");
 
             shmem.atomicAdd(box, 0, me + 1L, 0);
             shmem.barrierAll();
@@ -141,6 +142,16 @@ class RuntimeThreadsTest
             }
             shmem.free(filler);
             shmem.free(m);
+        });
+    }
+
+    @Test
+    void debugDetectsMismatchedAllocationOnEveryPe() throws Exception
+    {
+        ThreadPes.run(3, Map.of("SHMEM_DEBUG", "1"), shmem -> {
+            final io.jshmem.CollectiveMismatchException ex = assertThrows(io.jshmem.CollectiveMismatchException.class,
+                () -> shmem.malloc(shmem.myPe() == 2 ? 128 : 64));
+            assertTrue(ex.getMessage().contains("pe 2 malloc(bytes=128)") && ex.getMessage().contains("malloc(bytes=64)"), ex.getMessage());
         });
     }
 

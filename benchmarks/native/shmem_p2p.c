@@ -1,0 +1,491 @@
+/*
+ * shmem_p2p: the native twin of io.jshmem.bench.P2pBench, written against the OpenSHMEM C API.
+ *
+ * It measures the same rows as the Java program, with the same loop structure, warm-up, iteration
+ * counts and timer semantics (CLOCK_MONOTONIC here, System.nanoTime there), and prints the same
+ * text table and the same CSV (benchmark,size,unit,median,min,max,values) with IDENTICAL benchmark
+ * names, so benchmarks/compare-native can join the two outputs row by row. When P2pBench changes,
+ * change this file the same way: the comparison is only fair while the two stay mirrors.
+ *
+ * Differences that cannot be avoided are printed as "# note:" lines under the title (and picked up
+ * by compare-native): today only put_signal, which OpenSHMEM 1.4 (Open MPI 4.1's OSHMEM) lacks and
+ * which is then emulated with put + fence + atomic_set and waited for with wait_until.
+ *
+ * Build: oshcc -O2 -o shmem_p2p shmem_p2p.c      (or: make -C benchmarks/native)
+ * Run:   oshrun -np 2 ./shmem_p2p [--reps N] [--quick] [--csv FILE]
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <shmem.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define WINDOW 64
+#define BUF_BYTES (4L << 20)
+#define WORDS 64
+#define MAX_ROWS 128
+#define NAME_LEN 96
+
+/* OpenSHMEM 1.5 defines SHMEM_SIGNAL_SET with shmem_put_signal; 1.4 has neither. */
+#if defined(SHMEM_SIGNAL_SET)
+#define HAVE_PUT_SIGNAL 1
+#else
+#define HAVE_PUT_SIGNAL 0
+#endif
+
+/* ------------------------------------------------------------------------------------------------
+ * Results: Results.java in C. Rows keep first-insertion order, like its LinkedHashMap.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct
+{
+    char benchmark[NAME_LEN];
+    long size;
+    const char *unit;
+    double *values;
+    int count;
+    int capacity;
+} row_t;
+
+static row_t rows[MAX_ROWS];
+static int row_count;
+
+static void results_add(const char *benchmark, long size, const char *unit, double value)
+{
+    row_t *r = NULL;
+    for (int i = 0; i < row_count; i++)
+    {
+        if (rows[i].size == size && strcmp(rows[i].benchmark, benchmark) == 0)
+        {
+            r = &rows[i];
+            break;
+        }
+    }
+    if (r == NULL)
+    {
+        if (row_count == MAX_ROWS)
+        {
+            fprintf(stderr, "shmem_p2p: more than %d rows (benchmark=%s size=%ld)\n", MAX_ROWS, benchmark, size);
+            shmem_global_exit(1);
+        }
+        r = &rows[row_count++];
+        snprintf(r->benchmark, sizeof r->benchmark, "%s", benchmark);
+        r->size = size;
+        r->unit = unit;
+    }
+    if (r->count == r->capacity)
+    {
+        r->capacity = r->capacity == 0 ? 8 : 2 * r->capacity;
+        r->values = realloc(r->values, (size_t)r->capacity * sizeof *r->values);
+        if (r->values == NULL)
+        {
+            fprintf(stderr, "shmem_p2p: out of memory (row=%s values=%d)\n", benchmark, r->capacity);
+            shmem_global_exit(1);
+        }
+    }
+    r->values[r->count++] = value;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of the repetitions: the middle value, or the mean of the two middle ones (as Results.java). */
+static double row_median(const row_t *r)
+{
+    double v[r->count];
+    memcpy(v, r->values, (size_t)r->count * sizeof v[0]);
+    qsort(v, (size_t)r->count, sizeof v[0], cmp_double);
+    return r->count % 2 == 1 ? v[r->count / 2] : (v[r->count / 2 - 1] + v[r->count / 2]) / 2;
+}
+
+static double row_min(const row_t *r)
+{
+    double m = r->values[0];
+    for (int i = 1; i < r->count; i++)
+    {
+        m = r->values[i] < m ? r->values[i] : m;
+    }
+    return m;
+}
+
+static double row_max(const row_t *r)
+{
+    double m = r->values[0];
+    for (int i = 1; i < r->count; i++)
+    {
+        m = r->values[i] > m ? r->values[i] : m;
+    }
+    return m;
+}
+
+static void results_print(FILE *out, const char *title, const char *note)
+{
+    fprintf(out, "# %s\n", title);
+    if (note != NULL)
+    {
+        fprintf(out, "# note: %s\n", note);
+    }
+    /* one block per benchmark, in order of first appearance (Results.format groups the same way) */
+    for (int first = 0; first < row_count; first++)
+    {
+        int seen = 0;
+        for (int j = 0; j < first && !seen; j++)
+        {
+            seen = strcmp(rows[j].benchmark, rows[first].benchmark) == 0;
+        }
+        if (seen)
+        {
+            continue;
+        }
+        char median[NAME_LEN];
+        snprintf(median, sizeof median, "median %s", rows[first].unit);
+        fprintf(out, "\n# %s\n# %-10s %14s %14s %14s\n", rows[first].benchmark, "Size", median, "min", "max");
+        for (int i = first; i < row_count; i++)
+        {
+            const row_t *r = &rows[i];
+            if (strcmp(r->benchmark, rows[first].benchmark) == 0)
+            {
+                fprintf(out, "%-12ld %14.3f %14.3f %14.3f\n", r->size, row_median(r), row_min(r), row_max(r));
+            }
+        }
+    }
+    fflush(out);
+}
+
+static int results_csv(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+    {
+        perror(path);
+        return -1;
+    }
+    fprintf(f, "benchmark,size,unit,median,min,max,values\n");
+    for (int i = 0; i < row_count; i++)
+    {
+        const row_t *r = &rows[i];
+        fprintf(f, "%s,%ld,%s,%.4f,%.4f,%.4f,", r->benchmark, r->size, r->unit, row_median(r), row_min(r), row_max(r));
+        for (int v = 0; v < r->count; v++)
+        {
+            fprintf(f, v == 0 ? "%.4f" : ";%.4f", r->values[v]);
+        }
+        fputc('\n', f);
+    }
+    return fclose(f);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * The benchmarks: P2pBench.java in C, method by method.
+ * --------------------------------------------------------------------------------------------- */
+
+static int me;
+static int n;
+static int quick;
+
+static inline long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* P2pBench.iters: max(20, min(base, cap / size)) with base = small (or small / 10 with --quick). */
+static int iters_for(long size, int small)
+{
+    const long base = quick ? small / 10 : small;
+    const long cap = (quick ? 32L << 20 : 256L << 20) / (size > 1 ? size : 1);
+    const long it = base < cap ? base : cap;
+    return (int)(it > 20 ? it : 20);
+}
+
+/*
+ * P2pBench.latency: PE 0 runs OP against PE 1 (warm-up max(10, iters / 10), then iters timed), the
+ * others wait at the barrier; µs per operation, or ns when the name says "ns/op". A macro rather
+ * than a function pointer so the operation is inlined into the loop, as the JIT does with the lambda.
+ */
+#define LATENCY(NAME, SIZE, ITERS, OP)                                                                \
+    do                                                                                                \
+    {                                                                                                 \
+        const int iters_ = (ITERS);                                                                   \
+        shmem_barrier_all();                                                                          \
+        if (me == 0)                                                                                  \
+        {                                                                                             \
+            const int warm_ = iters_ / 10 > 10 ? iters_ / 10 : 10;                                    \
+            for (int i_ = 0; i_ < warm_; i_++)                                                        \
+            {                                                                                         \
+                OP;                                                                                   \
+            }                                                                                         \
+            const long t0_ = now_ns();                                                                \
+            for (int i_ = 0; i_ < iters_; i_++)                                                       \
+            {                                                                                         \
+                OP;                                                                                   \
+            }                                                                                         \
+            const long t1_ = now_ns();                                                                \
+            const int ns_ = strstr((NAME), "ns/op") != NULL;                                          \
+            results_add((NAME), (SIZE), ns_ ? "ns" : "us", (double)(t1_ - t0_) / (ns_ ? 1.0 : 1e3) / iters_); \
+        }                                                                                             \
+        shmem_barrier_all();                                                                          \
+    } while (0)
+
+static void put_window(char *buf, const char *src, long size)
+{
+    for (int i = 0; i < WINDOW; i++)
+    {
+        shmem_putmem_nbi(buf, src, (size_t)size, 1);
+    }
+    shmem_quiet();
+}
+
+static void ping_pong(long *words)
+{
+    const int iters = quick ? 5000 : 50000;
+    const int warm = iters / 10;
+    long one[1];
+    long t0 = 0;
+
+    /* p + wait_until on word 0; the value is the round number */
+    words[0] = 0;
+    words[1] = 0;
+    shmem_barrier_all();
+    for (int i = 1; i <= warm + iters; i++)
+    {
+        if (i == warm + 1)
+        {
+            t0 = now_ns();
+        }
+        if (me == 0)
+        {
+            shmem_long_p(&words[0], i, 1);
+            shmem_long_wait_until(&words[0], SHMEM_CMP_EQ, i);
+        }
+        else if (me == 1)
+        {
+            shmem_long_wait_until(&words[0], SHMEM_CMP_EQ, i);
+            shmem_long_p(&words[0], i, 0);
+        }
+    }
+    if (me == 0)
+    {
+        results_add("ping-pong p + wait_until (one way)", 8, "us", (double)(now_ns() - t0) / 2e3 / iters);
+    }
+    shmem_barrier_all();
+
+    /* put_signal of 8 bytes + signal_wait_until on word 1 */
+    for (int i = 1; i <= warm + iters; i++)
+    {
+        if (i == warm + 1)
+        {
+            t0 = now_ns();
+        }
+        one[0] = i;
+        if (me == 0 || me == 1)
+        {
+            const int peer = 1 - me;
+            if (me == 1)
+            {
+#if HAVE_PUT_SIGNAL
+                shmem_signal_wait_until((uint64_t *)&words[1], SHMEM_CMP_EQ, (uint64_t)i);
+#else
+                shmem_long_wait_until(&words[1], SHMEM_CMP_EQ, i);
+#endif
+            }
+#if HAVE_PUT_SIGNAL
+            shmem_long_put_signal(&words[2], one, 1, (uint64_t *)&words[1], (uint64_t)i, SHMEM_SIGNAL_SET, peer);
+#else
+            /* the fence orders the payload before the signal, which is put_signal's delivery guarantee */
+            shmem_long_put(&words[2], one, 1, peer);
+            shmem_fence();
+            shmem_long_atomic_set(&words[1], i, peer);
+#endif
+            if (me == 0)
+            {
+#if HAVE_PUT_SIGNAL
+                shmem_signal_wait_until((uint64_t *)&words[1], SHMEM_CMP_EQ, (uint64_t)i);
+#else
+                shmem_long_wait_until(&words[1], SHMEM_CMP_EQ, i);
+#endif
+            }
+        }
+    }
+    if (me == 0)
+    {
+        results_add("ping-pong put_signal + signal_wait_until (one way)", 8, "us", (double)(now_ns() - t0) / 2e3 / iters);
+    }
+    shmem_barrier_all();
+}
+
+static void all_hammer(long *words, int iters)
+{
+    shmem_barrier_all();
+    const long t0 = now_ns();
+    for (int i = 0; i < iters; i++)
+    {
+        shmem_long_atomic_add(&words[11], 1L, 0);
+    }
+    shmem_barrier_all();
+    const long t1 = now_ns();
+    if (me == 0)
+    {
+        char name[NAME_LEN];
+        snprintf(name, sizeof name, "atomic add throughput, all %d PEs on one word (Mops/s)", n);
+        results_add(name, 8, "Mops/s", (double)iters * n / ((double)(t1 - t0) / 1e3));
+    }
+}
+
+static void barrier(int iters)
+{
+    for (int i = 0; i < iters / 10; i++)
+    {
+        shmem_barrier_all();
+    }
+    const long t0 = now_ns();
+    for (int i = 0; i < iters; i++)
+    {
+        shmem_barrier_all();
+    }
+    const long t1 = now_ns();
+    if (me == 0)
+    {
+        results_add("barrier_all latency", n, "us", (double)(t1 - t0) / 1e3 / iters);
+    }
+}
+
+static void run_all(void)
+{
+    char *buf = shmem_malloc(BUF_BYTES);
+    long *words = shmem_calloc(WORDS, sizeof(long));
+    /* private buffers, written once so no page is the shared zero page (the JVM zeroes its arrays) */
+    char *src = malloc(BUF_BYTES);
+    char *dst = malloc(BUF_BYTES);
+    if (buf == NULL || words == NULL || src == NULL || dst == NULL)
+    {
+        fprintf(stderr, "shmem_p2p: allocation failed on PE %d (buf=%p words=%p src=%p dst=%p)\n", me,
+            (void *)buf, (void *)words, (void *)src, (void *)dst);
+        shmem_global_exit(1);
+    }
+    memset(src, me + 1, BUF_BYTES);
+    memset(dst, 0, BUF_BYTES);
+
+    for (long size = 8; size <= 1L << 20; size <<= 1)
+    {
+        const int iters = iters_for(size, 20000);
+        LATENCY("put latency (put + quiet)", size, iters, (shmem_putmem(buf, src, (size_t)size, 1), shmem_quiet()));
+        LATENCY("get latency", size, iters, shmem_getmem(dst, buf, (size_t)size, 1));
+    }
+    for (long size = 8; size <= 4L << 20; size <<= 1)
+    {
+        const int w = iters_for(size * WINDOW, 2000);
+        const int windows = w > 4 ? w : 4;
+        shmem_barrier_all();
+        if (me == 0)
+        {
+            for (int i = 0; i < 2; i++)
+            {
+                put_window(buf, src, size);
+            }
+            const long t0 = now_ns();
+            for (int i = 0; i < windows; i++)
+            {
+                put_window(buf, src, size);
+            }
+            const long t1 = now_ns();
+            char name[NAME_LEN];
+            snprintf(name, sizeof name, "put bandwidth (nbi window %d)", WINDOW);
+            results_add(name, size, "MB/s", (double)size * WINDOW * windows / ((double)(t1 - t0) / 1e3));
+            if (size == 8)
+            {
+                results_add("put message rate", size, "Mmsg/s", (double)WINDOW * windows / ((double)(t1 - t0) / 1e3));
+            }
+        }
+        shmem_barrier_all();
+    }
+    ping_pong(words);
+    const int amo_iters = quick ? 20000 : 200000;
+    LATENCY("fetch_add latency", 8, amo_iters, (void)shmem_long_atomic_fetch_add(&words[8], 1L, 1));
+    LATENCY("compare_swap latency", 8, amo_iters, (void)shmem_long_atomic_compare_swap(&words[9], 0L, 0L, 1));
+    LATENCY("atomic add throughput, 1 PE (ns/op)", 8, amo_iters, shmem_long_atomic_add(&words[10], 1L, 1));
+    all_hammer(words, amo_iters);
+    barrier(quick ? 5000 : 50000);
+    free(dst);
+    free(src);
+    shmem_free(words);
+    shmem_free(buf);
+}
+
+static void usage_exit(const char *bad)
+{
+    fprintf(stderr, "shmem_p2p: unknown or incomplete option %s (--reps N, --quick, --csv FILE)\n", bad);
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    int reps = 7;
+    const char *csv = NULL;
+    for (int i = 1; i < argc; i++)
+    {
+        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+        {
+            reps = atoi(argv[++i]);
+        }
+        else if (strcmp(argv[i], "--quick") == 0)
+        {
+            quick = 1;
+        }
+        else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
+        {
+            csv = argv[++i];
+        }
+        else
+        {
+            usage_exit(argv[i]);
+        }
+    }
+
+    shmem_init();
+    me = shmem_my_pe();
+    n = shmem_n_pes();
+    if (n < 2)
+    {
+        fprintf(stderr, "shmem_p2p needs at least 2 PEs (oshrun -np 2 ...)\n");
+        shmem_global_exit(2);
+    }
+    for (int r = 0; r < reps; r++)
+    {
+        run_all();
+    }
+    int rc = 0;
+    if (me == 0)
+    {
+        char name[SHMEM_MAX_NAME_LEN + 1] = {0};
+        char title[2 * SHMEM_MAX_NAME_LEN + 192];
+        int major = 0, minor = 0;
+        shmem_info_get_name(name);
+        shmem_info_get_version(&major, &minor);
+#if defined(OSHMEM_MAJOR_VERSION)
+        char implementation[64];
+        snprintf(implementation, sizeof implementation, "Open MPI OSHMEM %d.%d.%d, ", OSHMEM_MAJOR_VERSION,
+            OSHMEM_MINOR_VERSION, OSHMEM_RELEASE_VERSION);
+#else
+        const char *implementation = "";
+#endif
+        snprintf(title, sizeof title, "native OpenSHMEM p2p benchmarks, %d PEs, %d repetitions, medians (%s%s, OpenSHMEM %d.%d)",
+            n, reps, implementation, name, major, minor);
+        results_print(stdout, title, HAVE_PUT_SIGNAL ? NULL
+            : "no shmem_put_signal in this OpenSHMEM (1.4): the put_signal row is put + fence + atomic_set, "
+              "waited for with wait_until");
+        if (csv != NULL && results_csv(csv) != 0)
+        {
+            rc = 1;
+        }
+    }
+    shmem_finalize();
+    return rc;
+}

@@ -1,0 +1,287 @@
+#!/usr/bin/python3
+"""Joins P2pBench CSVs (jshmem) with shmem_p2p CSVs (native OpenSHMEM) row by row.
+
+Writes a Markdown table (operation, size, both medians with their spread, the ratio jshmem/native
+and which side is better: lower latency, higher bandwidth or rate) and PNG charts. Called by
+benchmarks/compare-native; usable alone:
+
+  compare_native.py --jshmem j1.csv j2.csv --native n1.csv n2.csv --md out.md --png-prefix out
+
+Input is the CSV both programs print: benchmark,size,unit,median,min,max,values (values separated
+by ';'). Benchmark names may contain commas and are not quoted, so a line is split from the right.
+Every repetition of every run is pooled per (benchmark, size); the table shows the median of the
+pooled values and their min..max, the same statistics Results.java computes for one run.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+
+LOWER_IS_BETTER = {"us", "ns"}
+TIE = 0.05  # within 5% either way is reported as a tie
+
+
+def read_csv(paths):
+    """(benchmark, size) -> {"unit": str, "values": [float]}, in order of first appearance."""
+    rows = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        if not lines or not lines[0].startswith("benchmark,size,unit,median,min,max,values"):
+            sys.exit(f"compare_native: {path}: not a benchmark CSV (first line {lines[:1]})")
+        for number, line in enumerate(lines[1:], start=2):
+            if not line.strip():
+                continue
+            parts = line.rsplit(",", 6)
+            if len(parts) != 7:
+                sys.exit(f"compare_native: {path}:{number}: expected 7 fields, got {len(parts)}: {line}")
+            benchmark, size, unit, _median, _min, _max, values = parts
+            row = rows.setdefault((benchmark, int(size)), {"unit": unit, "values": []})
+            if row["unit"] != unit:
+                sys.exit(f"compare_native: {path}:{number}: unit {unit} != {row['unit']} for {benchmark} size={size}")
+            row["values"].extend(float(v) for v in values.split(";") if v)
+    return rows
+
+
+def stats(row):
+    if row is None or not row["values"]:
+        return None
+    v = row["values"]
+    return statistics.median(v), min(v), max(v)
+
+
+def human_size(benchmark, size):
+    if benchmark.startswith("barrier"):
+        return f"{size} PEs"
+    for unit, shift in (("MiB", 20), ("KiB", 10)):
+        if size >= 1 << shift and size % (1 << shift) == 0:
+            return f"{size >> shift} {unit}"
+    return f"{size} B"
+
+
+def fmt(x):
+    if x is None:
+        return "—"
+    if x >= 1000:
+        return f"{x:,.0f}"
+    if x >= 10:
+        return f"{x:.1f}"
+    if x >= 1:
+        return f"{x:.2f}"
+    return f"{x:.3f}"
+
+
+def cell(s):
+    return "—" if s is None else f"{fmt(s[0])} ({fmt(s[1])}–{fmt(s[2])})"
+
+
+def verdict(unit, j, n):
+    """ratio jshmem/native, and which side wins by how much."""
+    if j is None or n is None or j[0] <= 0 or n[0] <= 0:
+        return "—", "—"
+    ratio = j[0] / n[0]
+    lower = unit in LOWER_IS_BETTER
+    jshmem_better = ratio < 1 if lower else ratio > 1
+    factor = max(ratio, 1 / ratio)
+    if factor < 1 + TIE:
+        return f"{ratio:.2f}", "tie"
+    return f"{ratio:.2f}", f"{'jshmem' if jshmem_better else 'native'} {factor:.1f}×"
+
+
+def ordered_keys(jshmem, native):
+    """Benchmarks in order of first appearance (P2pBench's order), each one's sizes ascending."""
+    keys = list(jshmem) + [k for k in native if k not in jshmem]
+    first = {}
+    for name, _ in keys:
+        first.setdefault(name, len(first))
+    return sorted(keys, key=lambda k: (first[k[0]], k[1]))
+
+
+def scale_points(entries):
+    """--scale NP:SIDE:CSV entries -> {side: [(np, barrier_all median µs)]}, sorted by np."""
+    by_side = {}
+    for entry in entries:
+        np_, side, path = entry.split(":", 2)
+        for (name, _size), row in read_csv([path]).items():
+            if name == "barrier_all latency" and row["values"]:
+                by_side.setdefault(side, []).append((int(np_), stats(row)[0]))
+    return {side: sorted(points) for side, points in by_side.items()}
+
+
+def scale_table(entries):
+    by_side = scale_points(entries)
+    if not by_side:
+        return ""
+    pes = sorted({np_ for points in by_side.values() for np_, _ in points})
+    j, n = dict(by_side.get("jshmem", [])), dict(by_side.get("native", []))
+    out = ["", "barrier_all latency vs PEs (3 repetitions, one run per PE count):", "",
+           "| PEs | jshmem µs | native µs | jshmem/native | Winner |", "|---:|---:|---:|---:|---|"]
+    for np_ in pes:
+        js = (j[np_],) * 3 if np_ in j else None
+        ns = (n[np_],) * 3 if np_ in n else None
+        ratio, win = verdict("us", js, ns)
+        out.append(f"| {np_} | {fmt(j.get(np_))} | {fmt(n.get(np_))} | {ratio} | {win} |")
+    return "\n".join(out) + "\n"
+
+
+def markdown(jshmem, native, args):
+    keys = ordered_keys(jshmem, native)
+    out = [f"# jshmem vs native OpenSHMEM, {args.np} PEs", ""]
+    for line in args.header or []:
+        out.append(f"- {line}")
+    out.append("- Each cell: median of all repetitions of all runs (min–max). "
+               "Ratio is jshmem/native; latency (µs, ns): lower is better; bandwidth and rates: higher is better.")
+    for note in args.note or []:
+        out.append(f"- Note: {note}")
+    if jshmem and native:
+        for side, mine, other in (("jshmem", jshmem, native), ("native", native, jshmem)):
+            alone = sorted({name for name, _ in mine} - {name for name, _ in other})
+            if alone:
+                out.append(f"- Note: rows only {side} has (names differ or the other side skipped them): {'; '.join(alone)}")
+    out += ["", "| Operation | Size | Unit | Better | jshmem | native | jshmem/native | Winner |",
+            "|---|---:|---|---|---:|---:|---:|---|"]
+    for key in keys:
+        benchmark, size = key
+        unit = (jshmem.get(key) or native.get(key))["unit"]
+        j, n = stats(jshmem.get(key)), stats(native.get(key))
+        ratio, win = verdict(unit, j, n)
+        better = "lower" if unit in LOWER_IS_BETTER else "higher"
+        out.append(f"| {benchmark} | {human_size(benchmark, size)} | {unit} | {better} | {cell(j)} | {cell(n)} | {ratio} | {win} |")
+    return "\n".join(out) + "\n" + (scale_table(args.scale) if args.scale else "")
+
+
+def series(rows, benchmark):
+    points = sorted((size, stats(row)[0]) for (name, size), row in rows.items() if name == benchmark and row["values"])
+    return [p[0] for p in points], [p[1] for p in points]
+
+
+def size_ticks(ax, xs):
+    ticks = [x for x in xs if (x.bit_length() - 1) % 2 == 1 or x == xs[-1]]  # 8 B, 32 B, 128 B, ...
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([human_size("", t).replace(" ", "") for t in ticks], rotation=45)
+    ax.minorticks_off()
+
+
+def charts(jshmem, native, args):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("compare_native: matplotlib missing (apt-get install python3-matplotlib): no charts", file=sys.stderr)
+        return []
+    written = []
+    styles = {"jshmem": dict(color="tab:blue"), "native": dict(color="tab:orange")}
+
+    def plot_sizes(names, ylabel, title, suffix, unit_label):
+        fig, ax = plt.subplots(figsize=(8, 5))
+        xs_all = []
+        for name, marker in names:
+            for side, rows in (("jshmem", jshmem), ("native", native)):
+                xs, ys = series(rows, name)
+                if xs:
+                    xs_all = sorted(set(xs_all) | set(xs))
+                    ax.plot(xs, ys, marker=marker, label=f"{side}: {name}", linestyle="-" if side == "jshmem" else "--",
+                            **styles[side])
+        if not xs_all:
+            plt.close(fig)
+            return
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        size_ticks(ax, xs_all)
+        ax.set_xlabel("message size")
+        ax.set_ylabel(f"{ylabel} ({unit_label}, median)")
+        ax.set_title(title)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        path = f"{args.png_prefix}-{suffix}.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+
+    plot_sizes([("put latency (put + quiet)", "o"), ("get latency", "s")], "latency", f"Latency vs size, {args.np} PEs",
+               "latency", "µs, lower is better")
+    bw = next((name for name, _ in list(jshmem) + list(native) if name.startswith("put bandwidth")), None)
+    if bw:
+        plot_sizes([(bw, "o")], "bandwidth", f"Put bandwidth vs size, {args.np} PEs", "bandwidth", "MB/s, higher is better")
+
+    # single-size latency rows side by side (ping-pong, atomics, barrier)
+    ops = [k for k in ordered_keys(jshmem, native)
+           if (jshmem.get(k) or native.get(k))["unit"] == "us" and not k[0].startswith(("put latency", "get latency"))]
+    if ops:
+        fig, ax = plt.subplots(figsize=(8, 0.6 * len(ops) + 1.5))
+        height = 0.38
+        for i, side_rows in enumerate((("jshmem", jshmem), ("native", native))):
+            side, rows = side_rows
+            vals = [(stats(rows.get(k)) or (0,))[0] for k in ops]
+            ax.barh([y + (i - 0.5) * height for y in range(len(ops))], vals, height=height, label=side, **styles[side])
+        ax.set_yticks(range(len(ops)))
+        ax.set_yticklabels([k[0].replace(" (one way)", "\n(one way)") for k in ops], fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlabel("µs (median), lower is better")
+        ax.set_title(f"Small-operation latency, {args.np} PEs")
+        ax.grid(True, axis="x", alpha=0.3)
+        ax.legend()
+        fig.tight_layout()
+        path = f"{args.png_prefix}-ops.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+
+    # collective latency vs PEs: --scale NP:SIDE:FILE entries
+    if args.scale:
+        by_side = scale_points(args.scale)
+        if by_side:
+            fig, ax = plt.subplots(figsize=(7, 4.5))
+            for side, points in sorted(by_side.items()):
+                points.sort()
+                ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=side,
+                        linestyle="-" if side == "jshmem" else "--", **styles.get(side, {}))
+            if args.cores:
+                ax.axvline(args.cores, color="grey", linestyle=":", label=f"{args.cores} cores (oversubscribed beyond)")
+            ax.set_xlabel("PEs")
+            ax.set_ylabel("barrier_all latency (µs, median), lower is better")
+            ax.set_title("barrier_all latency vs PEs")
+            ax.set_xticks(sorted({p[0] for pts in by_side.values() for p in pts}))
+            ax.set_yscale("log")
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend()
+            fig.tight_layout()
+            path = f"{args.png_prefix}-barrier-vs-pes.png"
+            fig.savefig(path, dpi=110)
+            plt.close(fig)
+            written.append(path)
+    return written
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--jshmem", nargs="*", default=[], help="P2pBench CSV files (pooled)")
+    p.add_argument("--native", nargs="*", default=[], help="shmem_p2p CSV files (pooled)")
+    p.add_argument("--np", default="2", help="PE count, for titles")
+    p.add_argument("--md", help="write the Markdown here (it is always printed to stdout)")
+    p.add_argument("--png-prefix", help="write charts as PREFIX-latency.png, -bandwidth.png, -ops.png, -barrier-vs-pes.png")
+    p.add_argument("--header", action="append", help="a bullet line under the title (repeatable)")
+    p.add_argument("--note", action="append", help="a note line (repeatable)")
+    p.add_argument("--cores", type=int, help="CPU count, marked on the PE-scaling chart")
+    p.add_argument("--scale", action="append", help="NP:SIDE:CSV for the barrier-vs-PEs chart (repeatable)")
+    args = p.parse_args()
+
+    jshmem, native = read_csv(args.jshmem), read_csv(args.native)
+    if not jshmem and not native:
+        sys.exit("compare_native: no input rows")
+    md = markdown(jshmem, native, args)
+    if args.png_prefix:
+        pngs = charts(jshmem, native, args)
+        if pngs:
+            md += "\nCharts: " + ", ".join(f"[{os.path.basename(x)}]({os.path.basename(x)})" for x in pngs) + "\n"
+    if args.md:
+        with open(args.md, "w", encoding="utf-8") as f:
+            f.write(md)
+    sys.stdout.write(md)
+
+
+if __name__ == "__main__":
+    main()

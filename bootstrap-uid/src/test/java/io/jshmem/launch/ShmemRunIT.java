@@ -1,0 +1,224 @@
+package io.jshmem.launch;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Multi-JVM tests: real PE processes through {@link ShmemRun#run}, on this test's class path. */
+class ShmemRunIT
+{
+    private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+
+    private int run(final String... args)
+    {
+        final List<String> all = new ArrayList<>(List.of("-cp", System.getProperty("java.class.path"),
+            "-J", "-XX:+UseSerialGC", "-J", "-XX:TieredStopAtLevel=1", "-J", "-Xshare:auto", "-x", "SHMEM_BOOTSTRAP_TIMEOUT=30s"));
+        all.addAll(Arrays.asList(args));
+        try (PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
+             PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8))
+        {
+            return ShmemRun.run(all.toArray(String[]::new), out, err);
+        }
+    }
+
+    private String out()
+    {
+        return outBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err()
+    {
+        return errBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private String both()
+    {
+        return "--- stdout\n" + out() + "--- stderr\n" + err();
+    }
+
+    @AfterEach
+    void noChildProcessRemains() throws InterruptedException
+    {
+        for (int i = 0; i < 100 && ProcessHandle.current().descendants().findAny().isPresent(); i++)
+        {
+            Thread.sleep(50);
+        }
+        assertEquals(List.of(), ProcessHandle.current().descendants().map(p -> p.pid() + " " + p.info().commandLine().orElse("?")).toList());
+    }
+
+    @Test
+    void helloOnFourPesWithTaggedCompleteOutput()
+    {
+        final int status = run("-np", "4", "--tag-output", TestPe.class.getName(), "hello");
+        assertEquals(0, status, both());
+        final List<String> lines = out().lines().toList();
+        assertEquals(4, lines.size(), both());
+        for (int r = 0; r < 4; r++)
+        {
+            final String want = "[pe " + r + "] hello " + r + "/4 node " + r + "/4 " + "x".repeat(5000) + " all: rank0 rank1 rank2 rank3";
+            assertTrue(lines.contains(want), "PE " + r + " line whole and tagged:\n" + both());
+        }
+        for (int r = 0; r < 4; r++)
+        {
+            assertTrue(err().lines().anyMatch(("[pe " + r + "] stderr line from " + r)::equals), both());
+        }
+    }
+
+    @Test
+    void onePeExitingWithThreeEndsTheJobWithThree()
+    {
+        final long t0 = System.nanoTime();
+        final int status = run("-np", "3", TestPe.class.getName(), "exit3");
+        assertEquals(3, status, both());
+        assertTrue(err().contains("shmemrun: PE 1 exited with status 3"), both());
+        assertTrue((System.nanoTime() - t0) / 1e9 < 20, "ended in time");
+    }
+
+    @Test
+    void globalExitFromOnePeEndsEveryPeWithItsStatus()
+    {
+        final int status = run("-np", "4", "--tag-output", TestPe.class.getName(), "globalexit7");
+        assertEquals(7, status, both());
+        assertTrue(!out().contains("barrier returned"), both());
+        assertTrue(err().contains("shmemrun: PE 2 called global exit(7)"), both());
+    }
+
+    @Test
+    void aPeKilledBySigkillFailsTheOthersFastNamingIt()
+    {
+        final long t0 = System.nanoTime();
+        final int status = run("-np", "4", "--tag-output", TestPe.class.getName(), "sigkill");
+        final double seconds = (System.nanoTime() - t0) / 1e9;
+        assertTrue(status != 0, both());
+        assertEquals(137, status, both());
+        assertTrue(seconds < 20, "took " + seconds + " s");
+        assertTrue(err().contains("shmemrun: PE 2 exited with status 137"), both());
+        // at least one survivor saw the failure naming PE 2 before the launcher ended it
+        assertTrue(err().lines().anyMatch(l -> l.contains("PE 2 was lost") && l.startsWith("[pe ")), both());
+    }
+
+    @Test
+    void timeoutEndsAnOverrunningJobWith124()
+    {
+        final long t0 = System.nanoTime();
+        final int status = run("-np", "2", "--timeout", "3", "--grace", "1", TestPe.class.getName(), "sleep");
+        assertEquals(ShmemRun.TIMEOUT_STATUS, status, both());
+        assertTrue(err().contains("exceeded --timeout 3 s"), both());
+        assertTrue((System.nanoTime() - t0) / 1e9 < 15);
+    }
+
+    @Test
+    void pesDoNotOutliveAKilledLauncher() throws Exception
+    {
+        launcherDies(true);
+    }
+
+    @Test
+    void sigtermToTheLauncherEndsEveryPe() throws Exception
+    {
+        launcherDies(false);
+    }
+
+    private void launcherDies(final boolean sigkill) throws Exception
+    {
+        final Process launcher = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), ShmemRun.class.getName(),
+            "-np", "2", "-J", "-XX:+UseSerialGC", "-J", "-XX:TieredStopAtLevel=1", TestPe.class.getName(), "idle")
+            .redirectErrorStream(true).start();
+        final List<Long> pids = new ArrayList<>();
+        try (java.io.BufferedReader r = launcher.inputReader())
+        {
+            String line;
+            while (pids.size() < 2 && (line = r.readLine()) != null)
+            {
+                if (line.startsWith("idle pid="))
+                {
+                    pids.add(Long.parseLong(line.substring("idle pid=".length())));
+                }
+            }
+            assertEquals(2, pids.size(), "both PEs formed");
+            if (sigkill)
+            {
+                launcher.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook; the PEs' failure policy ends them
+            }
+            else
+            {
+                launcher.destroy(); // SIGTERM: the launcher's shutdown hook ends the PEs
+                launcher.waitFor();
+            }
+            final long t0 = System.nanoTime();
+            for (final long pid : pids)
+            {
+                final var h = ProcessHandle.of(pid);
+                while (h.isPresent() && h.get().isAlive() && System.nanoTime() - t0 < 15_000_000_000L)
+                {
+                    Thread.sleep(50);
+                }
+                assertTrue(h.isEmpty() || !h.get().isAlive(), "PE pid " + pid + " outlived its launcher");
+            }
+            final double seconds = (System.nanoTime() - t0) / 1e9;
+            assertTrue(seconds < 10, "PEs ended " + seconds + " s after the launcher died");
+        }
+        finally
+        {
+            launcher.destroyForcibly();
+            for (final long pid : pids)
+            {
+                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+            }
+        }
+    }
+
+    @Test
+    void aJarRunsWithJavaJar() throws Exception
+    {
+        final java.nio.file.Path jar = java.nio.file.Files.createTempFile("jshmem-test-pe", ".jar");
+        try
+        {
+            final java.util.jar.Manifest m = new java.util.jar.Manifest();
+            m.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+            m.getMainAttributes().put(java.util.jar.Attributes.Name.MAIN_CLASS, TestPe.class.getName());
+            final StringBuilder cp = new StringBuilder();
+            for (final String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+            {
+                cp.append(java.nio.file.Path.of(e).toUri()).append(' ');
+            }
+            m.getMainAttributes().put(java.util.jar.Attributes.Name.CLASS_PATH, cp.toString().strip());
+            try (var out = new java.util.jar.JarOutputStream(java.nio.file.Files.newOutputStream(jar), m))
+            {
+                out.flush();
+            }
+            final int status = ShmemRun.run(new String[] {"-np", "2", "--tag-output", "-J", "-XX:+UseSerialGC", jar.toString(), "hello"},
+                new PrintStream(outBytes, true, StandardCharsets.UTF_8), new PrintStream(errBytes, true, StandardCharsets.UTF_8));
+            assertEquals(0, status, both());
+            assertEquals(2, out().lines().filter(l -> l.contains(" all: rank0 rank1")).count(), both());
+        }
+        finally
+        {
+            java.nio.file.Files.deleteIfExists(jar);
+        }
+    }
+
+    @Test
+    void usageErrorsAndHelp()
+    {
+        assertEquals(2, run("hello"), both());
+        assertTrue(err().contains("-np N is required"), both());
+        assertEquals(0, ShmemRun.run(new String[] {"--help"}, new PrintStream(outBytes, true, StandardCharsets.UTF_8),
+            new PrintStream(errBytes, true, StandardCharsets.UTF_8)));
+        for (final String option : List.of("-np", "-cp", "-J", "--jvm-args", "-x", "--tag-output", "--timeout", "--grace", "--help"))
+        {
+            assertTrue(out().contains(option), "help explains " + option);
+        }
+    }
+}
