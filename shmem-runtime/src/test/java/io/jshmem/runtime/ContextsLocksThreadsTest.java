@@ -212,6 +212,7 @@ class ContextsLocksThreadsTest
             shmem.barrierAll();
             assertEquals(5L, flag.getLocal(1));
             assertTrue(waiter.isAlive());
+            shmem.barrierAll(); // both PEs looked before either releases the other's waiter
             shmem.atomicSet(flag, 0, 1L, other);
             waiter.join(10_000);
             assertFalse(waiter.isAlive());
