@@ -48,7 +48,7 @@ class CollectivesThreadsTest
                 "SHMEM_FCOLLECT_ALGORITHM", "ring", "SHMEM_ALLTOALL_ALGORITHM", "pairwise", "SHMEM_REDUCE_ALGORITHM", "recursive_doubling",
                 "SHMEM_SCAN_ALGORITHM", "recursive_doubling", "SHMEM_TEAM_SCRATCH_SIZE", "2K"),
             Map.of("SHMEM_BROADCAST_ALGORITHM", "scatter_allgather", "SHMEM_COLLECT_ALGORITHM", "recursive_doubling",
-                "SHMEM_FCOLLECT_ALGORITHM", "recursive_doubling", "SHMEM_REDUCE_ALGORITHM", "linear", "SHMEM_TEAM_SCRATCH_SIZE", "1K",
+                "SHMEM_FCOLLECT_ALGORITHM", "recursive_doubling", "SHMEM_REDUCE_ALGORITHM", "ring", "SHMEM_TEAM_SCRATCH_SIZE", "1K",
                 "SHMEM_DEBUG", "1"));
         final List<Arguments> args = new ArrayList<>();
         for (final int n : new int[] {1, 2, 3, 4, 5, 8})

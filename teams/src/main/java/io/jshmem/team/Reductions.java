@@ -27,16 +27,21 @@ final class Reductions
         return heap;
     }
 
-    /** @return elements per chunk when a phase needs {@code buffers} scratch buffers. */
-    static long chunkElements(final Channel c, final int buffers, final int elementBytes)
-    {
-        return c.bufferBytes(buffers) / elementBytes;
-    }
-
     /** Buffers each algorithm needs per scratch half. */
     static int buffers(final String algorithm, final int n)
     {
-        return algorithm.equals("linear") ? n : rounds(n) + 2;
+        return switch (algorithm)
+        {
+            case "linear" -> n;
+            case "ring" -> Math.max(1, n - 1);
+            default -> rounds(n) + 2;
+        };
+    }
+
+    /** @return elements per chunk: the ring splits a chunk into n blocks, one buffer each. */
+    static long chunkElements(final String algorithm, final int n, final long bufBytes, final int elementBytes)
+    {
+        return algorithm.equals("ring") ? n * (bufBytes / elementBytes) : bufBytes / elementBytes;
     }
 
     static int rounds(final int n)
@@ -137,6 +142,54 @@ final class Reductions
         {
             c.putSignal(dest, destIndex, acc, c.me - 1, k + 1);
         }
+    }
+
+    /**
+     * Ring (reduce-scatter, then allgather; Patarasuk and Yuan): the chunk is cut into N blocks; in N-1
+     * steps each member passes a partial block to its right neighbour and folds in the one from its
+     * left, after which it holds one block fully reduced; N-1 more steps circulate the reduced blocks
+     * straight into the members' dest. Each link carries about 2 (N-1)/N of the data: for large counts.
+     */
+    static void reduceRingChunk(final Channel c, final ElementMath m, final ReduceOp op, final SymmetricArray<?> dest,
+        final MemorySegment src, final long destIndex, final long count, final long bufBytes)
+    {
+        final long half = c.nextScratch();
+        c.next();
+        final int n = c.size;
+        final int eb = m.bytes;
+        final int right = (c.me + 1) % n;
+        final int left = (c.me - 1 + n) % n;
+        final MemorySegment acc = copyOf(src);
+        for (int s = 0; s < n - 1; s++)
+        {
+            final int sb = (c.me - s + n) % n;
+            c.putSignal(c.scratch, half + s * bufBytes, acc.asSlice(from(count, n, sb) * eb, length(count, n, sb) * eb), right, s);
+            final int rb = (c.me - s - 1 + n) % n;
+            c.await(left, s);
+            final long len = length(count, n, rb);
+            m.combine(op, acc.asSlice(from(count, n, rb) * eb, len * eb), buffer(c, half, s, bufBytes, len * eb).segment(), len);
+        }
+        final int own = (c.me + 1) % n;
+        final MemorySegment mine = dest.segment();
+        final MemorySegment reduced = acc.asSlice(from(count, n, own) * eb, length(count, n, own) * eb);
+        MemorySegment.copy(reduced, 0, mine, (destIndex + from(count, n, own)) * eb, reduced.byteSize());
+        for (int s = 0; s < n - 1; s++)
+        {
+            final int b = (own - s + n) % n;
+            final MemorySegment data = mine.asSlice((destIndex + from(count, n, b)) * eb, length(count, n, b) * eb);
+            c.putSignal(dest, destIndex + from(count, n, b), data, right, n - 1 + s);
+            c.await(left, n - 1 + s);
+        }
+    }
+
+    private static long from(final long count, final int n, final int block)
+    {
+        return count * block / n;
+    }
+
+    private static long length(final long count, final int n, final int block)
+    {
+        return from(count, n, block + 1) - from(count, n, block);
     }
 
     // ------------------------------------------------------------------ scans

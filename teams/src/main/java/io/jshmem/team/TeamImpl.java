@@ -392,7 +392,7 @@ final class TeamImpl extends Team
 
     private void barrier()
     {
-        if (registry.barrierAlgorithm.equals("linear") || registry.barrierAlgorithm.equals("auto") && size <= 2)
+        if (registry.barrierAlgorithm.equals("linear"))
         {
             Collectives.syncLinear(channel);
         }
@@ -598,23 +598,25 @@ final class TeamImpl extends Team
             String alg = registry.reduceAlgorithm;
             if (alg.equals("auto"))
             {
-                alg = size <= 4 && count * m.bytes <= 4096 ? "linear" : "recursive_doubling";
+                final long bytes = count * m.bytes;
+                alg = size <= 4 && bytes <= 4096 ? "linear" : bytes >= 64 * 1024 && size > 1 ? "ring" : "recursive_doubling";
             }
-            final boolean linear = alg.equals("linear") && Reductions.chunkElements(channel, size, m.bytes) > 0;
-            final long bufBytes = channel.bufferBytes(Reductions.buffers(linear ? "linear" : "recursive_doubling", size));
-            final long chunk = chunk(bufBytes, m);
+            if (alg.equals("linear") && channel.bufferBytes(size) < m.bytes)
+            {
+                alg = "recursive_doubling"; // the scratch cannot hold a buffer per member
+            }
+            final long bufBytes = channel.bufferBytes(Reductions.buffers(alg, size));
+            final long chunk = chunk(Reductions.chunkElements(alg, size, bufBytes, m.bytes), bufBytes);
             final MemorySegment s = src.segment();
             for (long from = 0; from < count; from += chunk)
             {
                 final long n = Math.min(chunk, count - from);
                 final MemorySegment piece = s.asSlice(from * m.bytes, n * m.bytes);
-                if (linear)
+                switch (alg)
                 {
-                    Reductions.reduceLinearChunk(channel, m, op, dest, piece, from, n, bufBytes);
-                }
-                else
-                {
-                    Reductions.reduceRecursiveDoublingChunk(channel, m, op, dest, piece, from, n, bufBytes);
+                    case "linear" -> Reductions.reduceLinearChunk(channel, m, op, dest, piece, from, n, bufBytes);
+                    case "ring" -> Reductions.reduceRingChunk(channel, m, op, dest, piece, from, n, bufBytes);
+                    default -> Reductions.reduceRecursiveDoublingChunk(channel, m, op, dest, piece, from, n, bufBytes);
                 }
             }
         }
@@ -624,9 +626,8 @@ final class TeamImpl extends Team
         }
     }
 
-    private long chunk(final long bufBytes, final ElementMath m)
+    private long chunk(final long chunk, final long bufBytes)
     {
-        final long chunk = bufBytes / m.bytes;
         if (chunk < 1)
         {
             throw new ShmemException(registry.prefix + "team scratch too small for " + size + " PEs: " + bufBytes +
@@ -682,9 +683,10 @@ final class TeamImpl extends Team
             {
                 alg = size <= 4 ? "linear" : "recursive_doubling";
             }
-            final boolean linear = alg.equals("linear") && Reductions.chunkElements(channel, size, m.bytes) > 0;
-            final long bufBytes = channel.bufferBytes(Reductions.buffers(linear ? "linear" : "recursive_doubling", size));
-            final long chunk = chunk(bufBytes, m);
+            final boolean linear = alg.equals("linear") && channel.bufferBytes(size) >= m.bytes;
+            final String used = linear ? "linear" : "recursive_doubling";
+            final long bufBytes = channel.bufferBytes(Reductions.buffers(used, size));
+            final long chunk = chunk(Reductions.chunkElements(used, size, bufBytes, m.bytes), bufBytes);
             final MemorySegment s = src.segment();
             for (long from = 0; from < count; from += chunk)
             {
