@@ -126,7 +126,7 @@ class CollectivesThreadsTest
         final int count = 1 + random.nextInt(5) + (random.nextBoolean() ? 700 : 0); // crosses small scratch chunks
         final SymmetricLongs src = b.src;
         final SymmetricLongs dest = b.dest;
-        for (int i = 0; i < count * n * 2; i++)
+        for (int i = 0; i < Math.max(count * n * 2, 8); i++) // collect below reads up to 3 elements
         {
             src.setLocal(i, value(seed, team.worldPe(me), i));
         }
@@ -163,7 +163,13 @@ class CollectivesThreadsTest
             final int c = (r * 3 + (int)(seed & 7)) % 4;
             for (int i = 0; i < c; i++)
             {
-                assertEquals(value(seed, team.worldPe(r), i), dest.getLocal(at++), "collect block " + r);
+                final int pos = at++;
+                final int rr = r;
+                final int ii = i;
+                assertEquals(value(seed, team.worldPe(r), i), dest.getLocal(pos), () -> "collect block " + rr + " element " + ii + " at " + pos +
+                    " counts " + java.util.stream.IntStream.range(0, n).map(q -> (q * 3 + (int)(seed & 7)) % 4).boxed().toList() +
+                    " team " + team + " src[0..4) " + java.util.stream.LongStream.range(0, 4).map(src::getLocal).boxed().toList() +
+                    " dest[0..4) " + java.util.stream.LongStream.range(0, 4).map(dest::getLocal).boxed().toList());
             }
         }
         team.sync();

@@ -51,6 +51,7 @@ class TeamsThreadsTest
             final Random random = new Random(SEED + n); // same on every PE: same triplets everywhere
             final Team world = shmem.teamWorld();
             final SymmetricLongs box = shmem.allocateLongs(2);
+            final CollectivesThreadsTest.Buffers buffers = new CollectivesThreadsTest.Buffers(shmem);
             assertEquals(shmem.myPe(), world.myPe());
             assertEquals(n, world.nPes());
             for (int round = 0; round < 12; round++)
@@ -80,6 +81,10 @@ class TeamsThreadsTest
                         sum += t[0] + (long)i * t[1];
                     }
                     assertEquals(sum, box.getLocal(1));
+                    if (round % 3 == 0)
+                    {
+                        CollectivesThreadsTest.runAll(team, SEED + round, buffers); // every collective on a random shape
+                    }
                     // split again, relative to the team (parent-relative arguments)
                     final int[] u = randomTriplet(new Random(SEED + round), t[2]);
                     final Team sub = team.splitStrided(u[0], u[1], u[2]);
@@ -96,6 +101,7 @@ class TeamsThreadsTest
                 }
                 assertSame(idx < 0 ? Team.INVALID : team, team);
             }
+            buffers.free(shmem);
             shmem.free(box);
         });
     }

@@ -170,6 +170,7 @@ final class TeamImpl extends Team
         enter("splitStrided");
         try
         {
+            registry.beginCreate();
             debugCheck("splitStrided(" + pStart + ", " + pStride + ", " + pSize + ")", SPLIT,
                 (pStart * 31L + pStride) * 31L + pSize, 0);
             final String bad = checkTriplet(pStart, pStride, pSize);
@@ -190,6 +191,7 @@ final class TeamImpl extends Team
         }
         finally
         {
+            registry.endCreate();
             exit();
         }
     }
@@ -222,6 +224,7 @@ final class TeamImpl extends Team
         enter("split2d");
         try
         {
+            registry.beginCreate();
             debugCheck("split2d(" + xrangeArg + ")", SPLIT, xrangeArg, 0);
             if (xrangeArg < 1)
             {
@@ -240,6 +243,7 @@ final class TeamImpl extends Team
         }
         finally
         {
+            registry.endCreate();
             exit();
         }
     }
@@ -255,6 +259,7 @@ final class TeamImpl extends Team
         enter("mesh");
         try
         {
+            registry.beginCreate();
             long product = 1;
             for (final int e : shape)
             {
@@ -289,6 +294,7 @@ final class TeamImpl extends Team
         }
         finally
         {
+            registry.endCreate();
             exit();
         }
     }

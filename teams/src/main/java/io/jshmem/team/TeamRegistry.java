@@ -44,6 +44,7 @@ public final class TeamRegistry
     private final int slots;
     private final long scratchBytes;
     private final long[] used = new long[2];
+    private final java.util.concurrent.atomic.AtomicReference<Thread> creating = new java.util.concurrent.atomic.AtomicReference<>();
     private final TeamImpl world;
     private final TeamImpl shared;
     private final TeamImpl node;
@@ -172,6 +173,12 @@ public final class TeamRegistry
      */
     int[] agreeOnSlots(final TeamImpl parent, final Channel channel, final int count)
     {
+        final Thread other = creating.get();
+        if (other != null && other != Thread.currentThread())
+        {
+            throw new IllegalStateException(prefix + "team creation from " + parent + " while thread '" + other.getName() +
+                "' creates a team on this PE: create teams from one thread at a time, in the same order on every PE");
+        }
         final long b0;
         final long b1;
         synchronized (used)
@@ -202,6 +209,22 @@ public final class TeamRegistry
                 Long.bitCount(union[1])) + " in use); destroy unused teams, or raise SHMEM_TEAMS_MAX");
         }
         return chosen;
+    }
+
+    /** Marks this thread as creating teams (between {@link #agreeOnSlots} and the last {@link #join}). */
+    void beginCreate()
+    {
+        final Thread me = Thread.currentThread();
+        if (!creating.compareAndSet(null, me))
+        {
+            throw new IllegalStateException(prefix + "team creation while thread '" + creating.get().getName() +
+                "' creates a team on this PE: create teams from one thread at a time, in the same order on every PE");
+        }
+    }
+
+    void endCreate()
+    {
+        creating.compareAndSet(Thread.currentThread(), null);
     }
 
     /** A member's new team in an agreed slot. */
