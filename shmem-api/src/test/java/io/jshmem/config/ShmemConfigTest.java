@@ -40,6 +40,17 @@ class ShmemConfigTest
     }
 
     @Test
+    void collectiveAlgorithmsAreCheckedByName()
+    {
+        assertEquals("ring", ShmemConfig.of(Map.of("SHMEM_REDUCE_ALGORITHM", "RING"), null, null).get(ShmemOptions.REDUCE_ALGORITHM));
+        assertEquals("auto", ShmemConfig.of(Map.of(), null, null).get(ShmemOptions.BROADCAST_ALGORITHM));
+        final ShmemConfig c = ShmemConfig.of(Map.of("SHMEM_BROADCAST_ALGORITHM", "pigeon"), null, null);
+        final ConfigurationException ex = assertThrows(ConfigurationException.class, () -> c.validate(ShmemOptions.ALL));
+        assertEquals("SHMEM_BROADCAST_ALGORITHM", ex.optionName());
+        assertTrue(ex.getMessage().contains("scatter_allgather"), ex.getMessage());
+    }
+
+    @Test
     void flagsAreOnWithAnyValue()
     {
         assertTrue(ShmemConfig.of(Map.of("SHMEM_DEBUG", "0"), null, null).isSet(ShmemOptions.DEBUG));
