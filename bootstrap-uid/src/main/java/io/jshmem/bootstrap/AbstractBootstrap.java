@@ -30,6 +30,7 @@ abstract class AbstractBootstrap implements Bootstrap
     private final List<Runnable> exitHooks = new CopyOnWriteArrayList<>();
     private final AtomicBoolean exiting = new AtomicBoolean();
     private final CountDownLatch exitDone = new CountDownLatch(1);
+    private final CountDownLatch closedLatch = new CountDownLatch(1);
     private final List<Thread> exitThreads = new CopyOnWriteArrayList<>();
     private volatile JobFailedException failure;
     private NodeMap nodeMap;
@@ -323,7 +324,21 @@ abstract class AbstractBootstrap implements Bootstrap
     /** Wakes whatever waits, after the failure is recorded. */
     protected abstract void onFailed(JobFailedException ex);
 
-    protected abstract boolean closed();
+    /** Records that {@link #close()} finished its work; wakes {@link #awaitClosed(long)}. */
+    protected final void markClosed()
+    {
+        closedLatch.countDown();
+    }
 
-    protected abstract boolean awaitClosed(long timeoutNs) throws InterruptedException;
+    /** @return true once the bootstrap is closed. */
+    protected final boolean closed()
+    {
+        return closedLatch.getCount() == 0;
+    }
+
+    /** @return true if the bootstrap closed within the timeout. */
+    protected final boolean awaitClosed(final long timeoutNs) throws InterruptedException
+    {
+        return closedLatch.await(timeoutNs, TimeUnit.NANOSECONDS);
+    }
 }

@@ -2,15 +2,12 @@ package io.jshmem.bootstrap;
 
 import io.jshmem.JobFailedException;
 
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /** A job of one PE, when no launcher is detected: no sockets, no threads; collectives are copies. */
 public final class SingletonBootstrap extends AbstractBootstrap
 {
     private final KeyValueStore store;
     private final String jobId;
-    private final CountDownLatch closedLatch = new CountDownLatch(1);
 
     /**
      * @param settings exit action, timeouts, host identity override.
@@ -91,21 +88,11 @@ public final class SingletonBootstrap extends AbstractBootstrap
         // nothing waits on peers
     }
 
-    @Override
-    protected boolean closed()
-    {
-        return closedLatch.getCount() == 0;
-    }
 
-    @Override
-    protected boolean awaitClosed(final long timeoutNs) throws InterruptedException
-    {
-        return closedLatch.await(timeoutNs, TimeUnit.NANOSECONDS);
-    }
 
     @Override
     public void close()
     {
-        closedLatch.countDown();
+        markClosed();
     }
 }

@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -34,7 +33,6 @@ public final class UidBootstrap extends AbstractBootstrap
     private final ControlStore store = new ControlStore(this);
     private final PeerLinks links;
     private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
-    private final CountDownLatch closedLatch = new CountDownLatch(1);
     private final java.util.concurrent.CompletableFuture<Wire.Reader> welcome = new java.util.concurrent.CompletableFuture<>();
     private final java.util.concurrent.CompletableFuture<List<String>> missing = new java.util.concurrent.CompletableFuture<>();
     private volatile Channel control;
@@ -319,7 +317,7 @@ public final class UidBootstrap extends AbstractBootstrap
         {
             try
             {
-                if (closedLatch.await(period, TimeUnit.NANOSECONDS))
+                if (awaitClosed(period))
                 {
                     return;
                 }
@@ -370,17 +368,7 @@ public final class UidBootstrap extends AbstractBootstrap
         store.failAll(ex);
     }
 
-    @Override
-    protected boolean closed()
-    {
-        return closedLatch.getCount() == 0;
-    }
 
-    @Override
-    protected boolean awaitClosed(final long timeoutNs) throws InterruptedException
-    {
-        return closedLatch.await(timeoutNs, TimeUnit.NANOSECONDS);
-    }
 
     // ---------------------------------------------------------------- collectives
 
@@ -570,7 +558,7 @@ public final class UidBootstrap extends AbstractBootstrap
             }
             root.close();
         }
-        closedLatch.countDown();
+        markClosed();
         mailbox.wakeAll();
         store.failAll(new JobFailedException(prefix() + "bootstrap closed", -1, null));
         if (ch != null)

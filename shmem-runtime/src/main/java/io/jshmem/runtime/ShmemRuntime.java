@@ -441,53 +441,59 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         }
     }
 
+    /** Makes a typed handle on an allocation: (allocation, heap offset, element count). */
+    @FunctionalInterface
+    private interface HandleFactory<H>
+    {
+        H make(Allocation allocation, long offset, long length);
+    }
+
+    private <H> H allocateTyped(final String routine, final long n, final int elementBytes, final HandleFactory<H> factory)
+    {
+        final Allocation a = allocate(routine, elements(prefix, n, elementBytes), 0, true);
+        return a == null ? null : factory.make(a, a.offset(), n);
+    }
+
     @Override
     public SymmetricBytes allocateBytes(final long n)
     {
-        final Allocation a = allocate("allocateBytes", elements(prefix, n, 1), 0, true);
-        return a == null ? null : new SymmetricBytes(a, a.offset(), n);
+        return allocateTyped("allocateBytes", n, 1, SymmetricBytes::new);
     }
 
     @Override
     public SymmetricShorts allocateShorts(final long n)
     {
-        final Allocation a = allocate("allocateShorts", elements(prefix, n, 2), 0, true);
-        return a == null ? null : new SymmetricShorts(a, a.offset(), n);
+        return allocateTyped("allocateShorts", n, 2, SymmetricShorts::new);
     }
 
     @Override
     public SymmetricChars allocateChars(final long n)
     {
-        final Allocation a = allocate("allocateChars", elements(prefix, n, 2), 0, true);
-        return a == null ? null : new SymmetricChars(a, a.offset(), n);
+        return allocateTyped("allocateChars", n, 2, SymmetricChars::new);
     }
 
     @Override
     public SymmetricInts allocateInts(final long n)
     {
-        final Allocation a = allocate("allocateInts", elements(prefix, n, 4), 0, true);
-        return a == null ? null : new SymmetricInts(a, a.offset(), n);
+        return allocateTyped("allocateInts", n, 4, SymmetricInts::new);
     }
 
     @Override
     public SymmetricLongs allocateLongs(final long n)
     {
-        final Allocation a = allocate("allocateLongs", elements(prefix, n, 8), 0, true);
-        return a == null ? null : new SymmetricLongs(a, a.offset(), n);
+        return allocateTyped("allocateLongs", n, 8, SymmetricLongs::new);
     }
 
     @Override
     public SymmetricFloats allocateFloats(final long n)
     {
-        final Allocation a = allocate("allocateFloats", elements(prefix, n, 4), 0, true);
-        return a == null ? null : new SymmetricFloats(a, a.offset(), n);
+        return allocateTyped("allocateFloats", n, 4, SymmetricFloats::new);
     }
 
     @Override
     public SymmetricDoubles allocateDoubles(final long n)
     {
-        final Allocation a = allocate("allocateDoubles", elements(prefix, n, 8), 0, true);
-        return a == null ? null : new SymmetricDoubles(a, a.offset(), n);
+        return allocateTyped("allocateDoubles", n, 8, SymmetricDoubles::new);
     }
 
     @Override
