@@ -11,7 +11,6 @@ import io.jshmem.TeamMesh;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -164,6 +163,21 @@ final class TeamImpl extends Team
 
     // ------------------------------------------------------------------ creation and destruction
 
+    String name()
+    {
+        return name;
+    }
+
+    Channel channel()
+    {
+        return channel;
+    }
+
+    TeamRegistry registry()
+    {
+        return registry;
+    }
+
     @Override
     public Team splitStrided(final int pStart, final int pStride, final int pSize, final TeamConfig cfg)
     {
@@ -171,23 +185,8 @@ final class TeamImpl extends Team
         try
         {
             registry.beginCreate();
-            debugCheck("splitStrided(" + pStart + ", " + pStride + ", " + pSize + ")", SPLIT,
-                (pStart * 31L + pStride) * 31L + pSize, 0);
-            final String bad = checkTriplet(pStart, pStride, pSize);
-            if (bad != null)
-            {
-                throw new IllegalArgumentException(registry.prefix + "splitStrided(start=" + pStart + ", stride=" + pStride + ", size=" +
-                    pSize + ") of " + this + ": " + bad);
-            }
-            final int slotIndex = registry.agreeOnSlots(this, channel, 1)[0];
-            final int d = myRank - pStart;
-            final int index = pStride == 0 ? (d == 0 ? 0 : -1) : (d % pStride == 0 && d / pStride >= 0 && d / pStride < pSize ? d / pStride : -1);
-            if (index < 0)
-            {
-                return Team.INVALID;
-            }
-            return registry.join(slotIndex, worldPe(pStart), stride * pStride, pSize, index, cfg == null ? TeamConfig.DEFAULT : cfg,
-                "split of " + name);
+            debugCheck("splitStrided(" + pStart + ", " + pStride + ", " + pSize + ")", SPLIT, (pStart * 31L + pStride) * 31L + pSize, 0);
+            return Splits.strided(this, pStart, pStride, pSize, cfg);
         }
         finally
         {
@@ -196,61 +195,21 @@ final class TeamImpl extends Team
         }
     }
 
-    private String checkTriplet(final int pStart, final int pStride, final int pSize)
-    {
-        if (pSize < 1)
-        {
-            return "size must be at least 1";
-        }
-        if (pStride == 0 && pSize != 1)
-        {
-            return "stride 0 requires size 1";
-        }
-        if (pStart < 0 || pStart >= size)
-        {
-            return "start outside the parent's PEs [0, " + size + ")";
-        }
-        final long last = pStart + (long)(pSize - 1) * pStride;
-        if (last < 0 || last >= size)
-        {
-            return "the last member " + last + " falls outside the parent's PEs [0, " + size + ") (triplets do not wrap)";
-        }
-        return null;
-    }
-
     @Override
-    public Split2d split2d(final int xrangeArg, final TeamConfig xConfig, final TeamConfig yConfig)
+    public Split2d split2d(final int xrange, final TeamConfig xConfig, final TeamConfig yConfig)
     {
         enter("split2d");
         try
         {
             registry.beginCreate();
-            debugCheck("split2d(" + xrangeArg + ")", SPLIT, xrangeArg, 0);
-            if (xrangeArg < 1)
-            {
-                throw new IllegalArgumentException(registry.prefix + "split2d(xrange=" + xrangeArg + ") of " + this + ": xrange must be at least 1");
-            }
-            final int xrange = Math.min(xrangeArg, size);
-            final int[] slots = registry.agreeOnSlots(this, channel, 2);
-            final int x = myRank % xrange;
-            final int y = myRank / xrange;
-            final int rowStart = y * xrange;
-            final int rowSize = Math.min(xrange, size - rowStart);
-            final int colSize = (size - x + xrange - 1) / xrange;
-            final Team row = registry.join(slots[0], worldPe(rowStart), stride, rowSize, x, orDefault(xConfig), "row " + y + " of " + name);
-            final Team col = registry.join(slots[1], worldPe(x), stride * xrange, colSize, y, orDefault(yConfig), "column " + x + " of " + name);
-            return new Split2d(row, col);
+            debugCheck("split2d(" + xrange + ")", SPLIT, xrange, 0);
+            return Splits.twoD(this, xrange, xConfig, yConfig);
         }
         finally
         {
             registry.endCreate();
             exit();
         }
-    }
-
-    private static TeamConfig orDefault(final TeamConfig c)
-    {
-        return c == null ? TeamConfig.DEFAULT : c;
     }
 
     @Override
@@ -260,37 +219,8 @@ final class TeamImpl extends Team
         try
         {
             registry.beginCreate();
-            long product = 1;
-            for (final int e : shape)
-            {
-                product *= e;
-                if (e < 1)
-                {
-                    product = -1;
-                    break;
-                }
-            }
             debugCheck("mesh" + java.util.Arrays.toString(shape), SPLIT, java.util.Arrays.hashCode(shape), shape.length);
-            if (shape.length == 0 || product != size || names.length != shape.length || new HashSet<>(List.of(names)).size() != names.length)
-            {
-                throw new IllegalArgumentException(registry.prefix + "mesh(names=" + java.util.Arrays.toString(names) + ", shape=" +
-                    java.util.Arrays.toString(shape) + ") of " + this + ": needs one distinct name per dimension, extents >= 1, " +
-                    "and a product equal to the team's " + size + " PEs");
-            }
-            final int dims = shape.length;
-            final int[] slots = registry.agreeOnSlots(this, channel, dims);
-            final int[] coords = new int[dims];
-            final Team[] teams = new Team[dims];
-            int dimStride = size;
-            for (int d = 0; d < dims; d++)
-            {
-                dimStride /= shape[d];
-                coords[d] = (myRank / dimStride) % shape[d];
-                final int first = myRank - coords[d] * dimStride;
-                teams[d] = registry.join(slots[d], worldPe(first), stride * dimStride, shape[d], coords[d], TeamConfig.DEFAULT,
-                    "mesh dimension " + names[d] + " of " + name);
-            }
-            return new TeamMesh(this, names, shape, coords, teams);
+            return Splits.mesh(this, names, shape);
         }
         finally
         {

@@ -8,9 +8,7 @@ import io.jshmem.config.ShmemConfig;
 import io.jshmem.config.ShmemOptions;
 import io.jshmem.transport.ReachabilityMap;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * A PE's teams: the pool of team slots reserved in the symmetric heap at init (SOS-style), which slots
@@ -257,10 +255,5 @@ public final class TeamRegistry
     public int slotCount()
     {
         return slots;
-    }
-
-    static List<String> names(final String[] names)
-    {
-        return new ArrayList<>(Arrays.asList(names));
     }
 }
