@@ -5,7 +5,6 @@ import io.jshmem.ContextOption;
 import io.jshmem.ShmemContext;
 import io.jshmem.SymmetricLock;
 import io.jshmem.Team;
-import io.jshmem.team.TeamRegistry;
 import io.jshmem.MallocHint;
 import io.jshmem.Shmem;
 import io.jshmem.ShmemException;
@@ -28,6 +27,7 @@ import io.jshmem.config.ShmemOptions;
 import io.jshmem.heap.HeapFile;
 import io.jshmem.spi.Allocation;
 import io.jshmem.spi.SymmetricSpace;
+import io.jshmem.team.TeamRegistry;
 import io.jshmem.transport.P2pTransport;
 import io.jshmem.transport.ReachabilityMap;
 
@@ -571,12 +571,6 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     public SymmetricLock lock(final SymmetricLongs words)
     {
         return new McsLock(this, this, words);
-    }
-
-    /** @return the team registry (tests). */
-    TeamRegistry teams()
-    {
-        return teams;
     }
 
     // ------------------------------------------------------------------ default context operations
