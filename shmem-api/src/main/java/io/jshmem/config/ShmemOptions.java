@@ -111,7 +111,13 @@ public final class ShmemOptions
 
     /** Barrier / team sync algorithm. */
     public static final Option<String> BARRIER_ALGORITHM = algorithm("BARRIER", "Team sync and barrier algorithm",
-        "linear", "dissemination");
+        "linear", "dissemination", "hierarchical");
+
+    /** Grouping of the two-level (node-aware) collectives. */
+    public static final Option<Integer> TEAM_GROUP_SIZE = Option.of("SHMEM_TEAM_GROUP_SIZE", null, "0",
+        "collectives", "Two-level (hierarchical) collectives group a team's PEs by node (0); a positive value groups " +
+            "consecutive team PEs in blocks of this size instead (e.g. per socket) and makes auto choose them.",
+        ShmemOptions::positiveInt);
 
     /** Broadcast algorithm. */
     public static final Option<String> BROADCAST_ALGORITHM = algorithm("BROADCAST", "Broadcast algorithm",
@@ -131,7 +137,7 @@ public final class ShmemOptions
 
     /** Reduction algorithm. */
     public static final Option<String> REDUCE_ALGORITHM = algorithm("REDUCE", "Reduction algorithm",
-        "linear", "recursive_doubling", "ring");
+        "linear", "recursive_doubling", "ring", "hierarchical");
 
     /** Scan algorithm. */
     public static final Option<String> SCAN_ALGORITHM = algorithm("SCAN", "Prefix-sum (scan) algorithm",
@@ -178,7 +184,7 @@ public final class ShmemOptions
     /** Every option, in table order. */
     public static final List<Option<?>> ALL = List.of(
         SYMMETRIC_SIZE, DEBUG, INFO, VERSION, WAIT_SPINS, WAIT_YIELDS,
-        TEAMS_MAX, TEAM_SCRATCH_SIZE, BARRIER_ALGORITHM, BROADCAST_ALGORITHM, COLLECT_ALGORITHM, FCOLLECT_ALGORITHM,
+        TEAMS_MAX, TEAM_SCRATCH_SIZE, TEAM_GROUP_SIZE, BARRIER_ALGORITHM, BROADCAST_ALGORITHM, COLLECT_ALGORITHM, FCOLLECT_ALGORITHM,
         ALLTOALL_ALGORITHM, REDUCE_ALGORITHM, SCAN_ALGORITHM,
         BOOTSTRAP, BOOTSTRAP_UID, BOOTSTRAP_UID_SESSION_ID, BOOTSTRAP_UID_SOCK_IFNAME, BOOTSTRAP_UID_SOCK_FAMILY,
         BOOTSTRAP_SECRET, BOOTSTRAP_TIMEOUT_NS, BOOTSTRAP_PEER_TIMEOUT_NS);

@@ -49,7 +49,9 @@ class CollectivesThreadsTest
                 "SHMEM_SCAN_ALGORITHM", "recursive_doubling", "SHMEM_TEAM_SCRATCH_SIZE", "2K"),
             Map.of("SHMEM_BROADCAST_ALGORITHM", "scatter_allgather", "SHMEM_COLLECT_ALGORITHM", "recursive_doubling",
                 "SHMEM_FCOLLECT_ALGORITHM", "recursive_doubling", "SHMEM_REDUCE_ALGORITHM", "ring", "SHMEM_TEAM_SCRATCH_SIZE", "1K",
-                "SHMEM_DEBUG", "1"));
+                "SHMEM_DEBUG", "1"),
+            Map.of("SHMEM_BARRIER_ALGORITHM", "hierarchical", "SHMEM_REDUCE_ALGORITHM", "hierarchical", "SHMEM_TEAM_GROUP_SIZE", "3",
+                "SHMEM_TEAM_SCRATCH_SIZE", "2K"));
         final List<Arguments> args = new ArrayList<>();
         for (final int n : new int[] {1, 2, 3, 4, 5, 8})
         {

@@ -20,7 +20,7 @@ final class Reductions
     }
 
     /** A chunk of elements [from, from + count) of the operation. */
-    private static MemorySegment copyOf(final MemorySegment s)
+    static MemorySegment copyOf(final MemorySegment s)
     {
         final MemorySegment heap = MemorySegment.ofArray(new long[(int)((s.byteSize() + 7) >>> 3)]).asSlice(0, s.byteSize());
         heap.copyFrom(s);

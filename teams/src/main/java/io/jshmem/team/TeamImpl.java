@@ -47,6 +47,7 @@ final class TeamImpl extends Team
     private final AtomicBoolean busy = new AtomicBoolean();
     private final List<ShmemContext> contexts = new ArrayList<>();
     private volatile boolean destroyed;
+    private Hierarchy hierarchy;
 
     TeamImpl(final TeamRegistry registry, final TeamSlot slot, final int start, final int stride, final int size, final int myRank,
         final TeamConfig config, final String name)
@@ -326,15 +327,35 @@ final class TeamImpl extends Team
         }
     }
 
+    /** The two-level layout (computed once, the same on every member). Collective threads only. */
+    private Hierarchy hierarchy()
+    {
+        if (hierarchy == null)
+        {
+            final int g = registry.groupSize;
+            hierarchy = Hierarchy.of(size, myRank, g > 0 ? r -> r / g : r -> registry.nodeOfWorld[worldPe(r)]);
+        }
+        return hierarchy;
+    }
+
     private void barrier()
     {
-        if (registry.barrierAlgorithm.equals("linear"))
+        switch (registry.barrierAlgorithm)
         {
-            Collectives.syncLinear(channel);
-        }
-        else
-        {
-            Collectives.syncDissemination(channel);
+            case "linear" -> Collectives.syncLinear(channel);
+            case "hierarchical" -> Hierarchical.sync(channel, hierarchy());
+            case "auto" ->
+            {
+                if (hierarchy().isTwoLevel())
+                {
+                    Hierarchical.sync(channel, hierarchy());
+                }
+                else
+                {
+                    Collectives.syncDissemination(channel);
+                }
+            }
+            default -> Collectives.syncDissemination(channel);
         }
     }
 
@@ -535,13 +556,14 @@ final class TeamImpl extends Team
             if (alg.equals("auto"))
             {
                 final long bytes = count * m.bytes;
-                alg = size <= 4 && bytes <= 4096 ? "linear" : bytes >= 64 * 1024 && size > 1 ? "ring" : "recursive_doubling";
+                alg = hierarchy().isTwoLevel() && bytes < 64 * 1024 ? "hierarchical"
+                    : size <= 4 && bytes <= 4096 ? "linear" : bytes >= 64 * 1024 && size > 1 ? "ring" : "recursive_doubling";
             }
             if (alg.equals("linear") && channel.bufferBytes(size) < m.bytes)
             {
                 alg = "recursive_doubling"; // the scratch cannot hold a buffer per member
             }
-            final long bufBytes = channel.bufferBytes(Reductions.buffers(alg, size));
+            final long bufBytes = channel.bufferBytes(alg.equals("hierarchical") ? Hierarchical.buffers(hierarchy()) : Reductions.buffers(alg, size));
             final long chunk = chunk(Reductions.chunkElements(alg, size, bufBytes, m.bytes), bufBytes);
             final MemorySegment s = src.segment();
             for (long from = 0; from < count; from += chunk)
@@ -552,6 +574,7 @@ final class TeamImpl extends Team
                 {
                     case "linear" -> Reductions.reduceLinearChunk(channel, m, op, dest, piece, from, n, bufBytes);
                     case "ring" -> Reductions.reduceRingChunk(channel, m, op, dest, piece, from, n, bufBytes);
+                    case "hierarchical" -> Hierarchical.reduceChunk(channel, hierarchy(), m, op, dest, piece, from, n, bufBytes);
                     default -> Reductions.reduceRecursiveDoublingChunk(channel, m, op, dest, piece, from, n, bufBytes);
                 }
             }

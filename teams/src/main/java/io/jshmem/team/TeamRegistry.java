@@ -38,6 +38,10 @@ public final class TeamRegistry
     final String alltoallAlgorithm;
     final String reduceAlgorithm;
     final String scanAlgorithm;
+    /** {@code SHMEM_TEAM_GROUP_SIZE}: 0 groups by node. */
+    final int groupSize;
+    /** Node number of every WORLD PE (from the host identities). */
+    final int[] nodeOfWorld;
     private final SymmetricMemory pool;
     private final int slots;
     private final long scratchBytes;
@@ -67,6 +71,18 @@ public final class TeamRegistry
         this.alltoallAlgorithm = config.get(ShmemOptions.ALLTOALL_ALGORITHM);
         this.reduceAlgorithm = config.get(ShmemOptions.REDUCE_ALGORITHM);
         this.scanAlgorithm = config.get(ShmemOptions.SCAN_ALGORITHM);
+        this.groupSize = config.get(ShmemOptions.TEAM_GROUP_SIZE);
+        final String[] hostNames = host.hostOfRank();
+        final java.util.List<String> distinct = new java.util.ArrayList<>();
+        this.nodeOfWorld = new int[hostNames.length];
+        for (int pe = 0; pe < hostNames.length; pe++)
+        {
+            if (!distinct.contains(hostNames[pe]))
+            {
+                distinct.add(hostNames[pe]);
+            }
+            nodeOfWorld[pe] = distinct.indexOf(hostNames[pe]);
+        }
         final int n = host.nPes();
         final int me = host.myPe();
         world = create(WORLD_SLOT, 0, 1, n, me, TeamConfig.DEFAULT, "WORLD");

@@ -1,0 +1,129 @@
+package io.jshmem.team;
+
+import io.jshmem.ReduceOp;
+import io.jshmem.SymmetricArray;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Node-aware (two-level) sync and reduction: inside each group (node) to its leader, between the
+ * leaders (dissemination, recursive doubling), and back out to the group. Only the leaders' messages
+ * cross nodes. Steps: member to leader 0, between leaders 1.., leader to member {@link #RELEASE}.
+ */
+final class Hierarchical
+{
+    private static final int RELEASE = 1 << 19;
+
+    private Hierarchical()
+    {
+    }
+
+    static void sync(final Channel c, final Hierarchy h)
+    {
+        final int leader = h.group()[0];
+        if (c.me != leader)
+        {
+            c.signal(leader, 0);
+            c.await(leader, RELEASE);
+            return;
+        }
+        for (int i = 1; i < h.group().length; i++)
+        {
+            c.await(h.group()[i], 0);
+        }
+        final int[] leaders = h.leaders();
+        final int n = leaders.length;
+        int step = 1;
+        for (int dist = 1; dist < n; dist <<= 1, step++)
+        {
+            c.signal(leaders[(h.leaderIndex() + dist) % n], step);
+            c.await(leaders[(h.leaderIndex() - dist + n) % n], step);
+        }
+        for (int i = 1; i < h.group().length; i++)
+        {
+            c.signal(h.group()[i], RELEASE);
+        }
+    }
+
+    /** Scratch buffers per half: one per group member at the leader, then the leaders' recursive doubling. */
+    static int buffers(final Hierarchy h)
+    {
+        return h.maxGroup() + Reductions.rounds(h.leaders().length) + 2;
+    }
+
+    static void reduceChunk(final Channel c, final Hierarchy h, final ElementMath m, final ReduceOp op, final SymmetricArray<?> dest,
+        final MemorySegment src, final long destIndex, final long count, final long bufBytes)
+    {
+        final long half = c.nextScratch();
+        c.next();
+        final long bytes = count * m.bytes;
+        final int[] group = h.group();
+        if (c.me != group[0])
+        {
+            c.putSignal(c.scratch, half + h.myIndex() * bufBytes, src, group[0], 0);
+            c.await(group[0], RELEASE); // the leader puts the result into this PE's dest
+            return;
+        }
+        final MemorySegment acc = Reductions.copyOf(src);
+        for (int i = 1; i < group.length; i++)
+        {
+            c.await(group[i], 0);
+            m.combine(op, acc, buffer(c, half, i, bufBytes, bytes), count);
+        }
+        betweenLeaders(c, h, m, op, acc, half, bufBytes, count);
+        dest.segment().asSlice(destIndex * m.bytes, bytes).copyFrom(acc);
+        for (int i = 1; i < group.length; i++)
+        {
+            c.putSignal(dest, destIndex, acc, group[i], RELEASE);
+        }
+    }
+
+    private static MemorySegment buffer(final Channel c, final long half, final int index, final long bufBytes, final long bytes)
+    {
+        return c.scratch.slice(half + index * bufBytes, bytes).segment();
+    }
+
+    /** Recursive doubling among the leaders (Rabenseifner's fold for a non-power-of-two count), into acc. */
+    private static void betweenLeaders(final Channel c, final Hierarchy h, final ElementMath m, final ReduceOp op, final MemorySegment acc,
+        final long half, final long bufBytes, final long count)
+    {
+        final int[] leaders = h.leaders();
+        final int n = leaders.length;
+        final int idx = h.leaderIndex();
+        final int base = h.maxGroup();
+        final long bytes = count * m.bytes;
+        final int p2 = Integer.highestOneBit(n);
+        final int rem = n - p2;
+        final int k = Integer.numberOfTrailingZeros(p2);
+        final int newRank;
+        if (idx < 2 * rem)
+        {
+            if ((idx & 1) == 0)
+            {
+                c.putSignal(c.scratch, half + base * bufBytes, acc, leaders[idx + 1], 1);
+                c.await(leaders[idx + 1], 2 + k);
+                acc.copyFrom(buffer(c, half, base + 1 + k, bufBytes, bytes));
+                return;
+            }
+            c.await(leaders[idx - 1], 1);
+            m.combine(op, acc, buffer(c, half, base, bufBytes, bytes), count);
+            newRank = idx / 2;
+        }
+        else
+        {
+            newRank = idx - rem;
+        }
+        for (int i = 0; i < k; i++)
+        {
+            final int partnerNew = newRank ^ (1 << i);
+            final int partner = leaders[partnerNew < rem ? partnerNew * 2 + 1 : partnerNew + rem];
+            c.putSignal(c.scratch, half + (base + 1 + i) * bufBytes, acc, partner, 2 + i);
+            c.await(partner, 2 + i);
+            m.combine(op, acc, buffer(c, half, base + 1 + i, bufBytes, bytes), count);
+        }
+        if (idx < 2 * rem)
+        {
+            c.putSignal(c.scratch, half + (base + 1 + k) * bufBytes, acc, leaders[idx - 1], 2 + k);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.jshmem.team;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntUnaryOperator;
+
+/**
+ * A team's two-level layout for node-aware collectives: the members grouped by node (or, with
+ * {@code SHMEM_TEAM_GROUP_SIZE}, by blocks of consecutive team PEs), the lowest team PE of each group
+ * its leader. Every member computes the same layout from the same inputs.
+ *
+ * @param group       team PEs of this PE's group, ascending; {@code group[0]} is its leader.
+ * @param myIndex     this PE's index in {@code group}.
+ * @param leaders     team PEs of every group's leader, ascending.
+ * @param leaderIndex this PE's index in {@code leaders}, or -1.
+ * @param maxGroup    the largest group's size (sizes scratch buffers identically on every member).
+ */
+record Hierarchy(int[] group, int myIndex, int[] leaders, int leaderIndex, int maxGroup)
+{
+    static Hierarchy of(final int size, final int me, final IntUnaryOperator groupOf)
+    {
+        final List<Integer> groupIds = new ArrayList<>();
+        final List<List<Integer>> groups = new ArrayList<>();
+        for (int r = 0; r < size; r++)
+        {
+            final int g = groupOf.applyAsInt(r);
+            int at = groupIds.indexOf(g);
+            if (at < 0)
+            {
+                groupIds.add(g);
+                groups.add(new ArrayList<>());
+                at = groups.size() - 1;
+            }
+            groups.get(at).add(r);
+        }
+        final int[] leaders = new int[groups.size()];
+        int maxGroup = 0;
+        int[] mine = null;
+        int leaderIndex = -1;
+        for (int i = 0; i < groups.size(); i++)
+        {
+            final List<Integer> g = groups.get(i);
+            leaders[i] = g.get(0); // groups are filled in rank order, so the first is the lowest
+            maxGroup = Math.max(maxGroup, g.size());
+            if (g.contains(me))
+            {
+                mine = g.stream().mapToInt(Integer::intValue).toArray();
+                leaderIndex = g.get(0) == me ? i : -1;
+            }
+        }
+        int myIndex = 0;
+        while (mine[myIndex] != me)
+        {
+            myIndex++;
+        }
+        return new Hierarchy(mine, myIndex, leaders, leaderIndex, maxGroup);
+    }
+
+    /** @return true when the layout has more than one group and some group of more than one PE. */
+    boolean isTwoLevel()
+    {
+        return leaders.length > 1 && maxGroup > 1;
+    }
+}
