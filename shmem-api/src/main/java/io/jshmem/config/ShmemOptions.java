@@ -121,7 +121,7 @@ public final class ShmemOptions
 
     /** Broadcast algorithm. */
     public static final Option<String> BROADCAST_ALGORITHM = algorithm("BROADCAST", "Broadcast algorithm",
-        "linear", "tree", "scatter_allgather");
+        "linear", "tree", "scatter_allgather", "hierarchical");
 
     /** Collect (variable counts) algorithm. */
     public static final Option<String> COLLECT_ALGORITHM = algorithm("COLLECT", "Collect algorithm",

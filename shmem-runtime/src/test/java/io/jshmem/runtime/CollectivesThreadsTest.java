@@ -51,6 +51,7 @@ class CollectivesThreadsTest
                 "SHMEM_FCOLLECT_ALGORITHM", "recursive_doubling", "SHMEM_REDUCE_ALGORITHM", "ring", "SHMEM_TEAM_SCRATCH_SIZE", "1K",
                 "SHMEM_DEBUG", "1"),
             Map.of("SHMEM_BARRIER_ALGORITHM", "hierarchical", "SHMEM_REDUCE_ALGORITHM", "hierarchical", "SHMEM_TEAM_GROUP_SIZE", "3",
+                "SHMEM_BROADCAST_ALGORITHM", "hierarchical",
                 "SHMEM_TEAM_SCRATCH_SIZE", "2K"));
         final List<Arguments> args = new ArrayList<>();
         for (final int n : new int[] {1, 2, 3, 4, 5, 8})

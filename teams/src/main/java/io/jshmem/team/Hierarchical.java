@@ -45,6 +45,63 @@ final class Hierarchical
         }
     }
 
+    /**
+     * Broadcast: a binomial tree over one representative per group (the root for its own group, the
+     * leader for the others), then each representative puts to the rest of its group.
+     */
+    static void broadcast(final Channel c, final Hierarchy h, final SymmetricArray<?> dest, final MemorySegment rootData, final long bytes,
+        final int root)
+    {
+        final int[] reps = h.leaders().clone();
+        final int rootLeader = h.leaderOf()[root];
+        int rootIdx = 0;
+        while (reps[rootIdx] != rootLeader)
+        {
+            rootIdx++;
+        }
+        reps[rootIdx] = root;
+        final int myRep = h.leaderOf()[c.me] == rootLeader ? root : h.leaderOf()[c.me];
+        if (c.me != myRep)
+        {
+            c.await(myRep, 1);
+            return;
+        }
+        final int n = reps.length;
+        int myIdx = 0;
+        while (reps[myIdx] != c.me)
+        {
+            myIdx++;
+        }
+        final int rel = (myIdx - rootIdx + n) % n;
+        int mask = 1;
+        while (mask < n)
+        {
+            if ((rel & mask) != 0)
+            {
+                c.await(reps[(rel - mask + rootIdx) % n], 0);
+                break;
+            }
+            mask <<= 1;
+        }
+        final MemorySegment data = c.me == root ? rootData : dest.segment().asSlice(0, bytes);
+        mask >>= 1;
+        while (mask > 0)
+        {
+            if (rel + mask < n)
+            {
+                c.putSignal(dest, 0, data, reps[(rel + mask + rootIdx) % n], 0);
+            }
+            mask >>= 1;
+        }
+        for (final int member : h.group())
+        {
+            if (member != c.me)
+            {
+                c.putSignal(dest, 0, data, member, 1);
+            }
+        }
+    }
+
     /** Scratch buffers per half: one per group member at the leader, then the leaders' recursive doubling. */
     static int buffers(final Hierarchy h)
     {

@@ -14,8 +14,9 @@ import java.util.function.IntUnaryOperator;
  * @param leaders     team PEs of every group's leader, ascending.
  * @param leaderIndex this PE's index in {@code leaders}, or -1.
  * @param maxGroup    the largest group's size (sizes scratch buffers identically on every member).
+ * @param leaderOf    the leader of every team PE's group.
  */
-record Hierarchy(int[] group, int myIndex, int[] leaders, int leaderIndex, int maxGroup)
+record Hierarchy(int[] group, int myIndex, int[] leaders, int leaderIndex, int maxGroup, int[] leaderOf)
 {
     static Hierarchy of(final int size, final int me, final IntUnaryOperator groupOf)
     {
@@ -34,6 +35,7 @@ record Hierarchy(int[] group, int myIndex, int[] leaders, int leaderIndex, int m
             groups.get(at).add(r);
         }
         final int[] leaders = new int[groups.size()];
+        final int[] leaderOf = new int[size];
         int maxGroup = 0;
         int[] mine = null;
         int leaderIndex = -1;
@@ -42,6 +44,10 @@ record Hierarchy(int[] group, int myIndex, int[] leaders, int leaderIndex, int m
             final List<Integer> g = groups.get(i);
             leaders[i] = g.get(0); // groups are filled in rank order, so the first is the lowest
             maxGroup = Math.max(maxGroup, g.size());
+            for (final int r : g)
+            {
+                leaderOf[r] = g.get(0);
+            }
             if (g.contains(me))
             {
                 mine = g.stream().mapToInt(Integer::intValue).toArray();
@@ -53,7 +59,7 @@ record Hierarchy(int[] group, int myIndex, int[] leaders, int leaderIndex, int m
         {
             myIndex++;
         }
-        return new Hierarchy(mine, myIndex, leaders, leaderIndex, maxGroup);
+        return new Hierarchy(mine, myIndex, leaders, leaderIndex, maxGroup, leaderOf);
     }
 
     /** @return true when the layout has more than one group and some group of more than one PE. */

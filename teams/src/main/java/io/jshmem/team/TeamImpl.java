@@ -390,11 +390,13 @@ final class TeamImpl extends Team
             String alg = registry.broadcastAlgorithm;
             if (alg.equals("auto"))
             {
-                alg = size <= 2 ? "linear" : bytes >= 32 * 1024 && size >= 4 ? "scatter_allgather" : "tree";
+                alg = hierarchy().isTwoLevel() ? "hierarchical"
+                    : size <= 2 ? "linear" : bytes >= 32 * 1024 && size >= 4 ? "scatter_allgather" : "tree";
             }
             switch (alg)
             {
                 case "linear" -> Collectives.broadcastLinear(channel, dest, data, root);
+                case "hierarchical" -> Hierarchical.broadcast(channel, hierarchy(), dest, data, bytes, root);
                 case "tree" -> Collectives.broadcastTree(channel, dest, data, bytes, root);
                 default -> Collectives.broadcastScatterAllgather(channel, dest, data, count, root);
             }
