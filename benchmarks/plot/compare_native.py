@@ -332,9 +332,10 @@ def charts(jshmem, native, args):
                 " per PE" if name.startswith(("fcollect", "alltoall")) else "")
             ax.set_title(f"{name}{what}: latency vs PEs")
             ax.set_xticks(sorted(all_pes))
+            ax.set_xlim(min(all_pes) - 0.3, max(all_pes) + 0.3)
             ax.set_yscale("log")
             ax.grid(True, which="both", alpha=0.3)
-            ax.legend(fontsize=8)
+            ax.legend(fontsize=8, framealpha=0.85)
             fig.tight_layout()
             slug = name.split(" (")[0].replace(" ", "-")
             path = f"{args.png_prefix}-coll-{slug}-vs-pes.png"
