@@ -1,6 +1,10 @@
 #!/usr/bin/python3
 """Joins P2pBench CSVs (jshmem) with shmem_p2p CSVs (native OpenSHMEM) row by row.
 
+With --coll NP:SIDE:CSV entries (CollectivesBench and shmem_coll CSVs, one per side and PE count) it
+adds a second section, collective latency by (operation, size, PEs), and one chart per collective:
+latency vs PEs at a small and a large size, jshmem and native lines.
+
 Writes a Markdown table (operation, size, both medians with their spread, the ratio jshmem/native
 and which side is better: lower latency, higher bandwidth or rate) and PNG charts. Called by
 benchmarks/compare-native; usable alone:
@@ -125,6 +129,50 @@ def scale_table(entries):
     return "\n".join(out) + "\n"
 
 
+COLL_SIZES = (8, 64 << 10)  # the sizes charted vs PEs (the barrier row has size 0)
+
+
+def coll_rows(entries):
+    """--coll NP:SIDE:CSV entries -> {side: {(benchmark, size, np): row}}, and benchmarks in first-seen order."""
+    by_side, order = {}, []
+    for entry in entries:
+        np_, side, path = entry.split(":", 2)
+        for (name, size), row in read_csv([path]).items():
+            if name not in order:
+                order.append(name)
+            dest = by_side.setdefault(side, {}).setdefault((name, size, int(np_)), {"unit": row["unit"], "values": []})
+            dest["values"].extend(row["values"])
+    return by_side, order
+
+
+def coll_table(entries, reps):
+    by_side, order = coll_rows(entries)
+    if not by_side:
+        return ""
+    j, n = by_side.get("jshmem", {}), by_side.get("native", {})
+    keys = sorted(set(j) | set(n), key=lambda k: (order.index(k[0]), k[1], k[2]))
+    pes = sorted({k[2] for k in keys})
+    out = ["", f"## Collectives over all PEs vs PEs ({', '.join(map(str, pes))} PEs)", "",
+           f"jshmem: CollectivesBench on the team WORLD; native: shmem_coll, OpenSHMEM 1.4 active-set collectives over all PEs. "
+           f"One run per side and PE count{f', {reps} repetitions' if reps else ''}; each cell: median (min–max) of the "
+           "repetitions of the slowest PE's average per call, µs, lower is better. Size: bytes per PE (broadcast and reduce: the "
+           "message; fcollect and alltoall: one PE's block).", "",
+           "| Operation | Size | PEs | jshmem µs | native µs | jshmem/native | Winner |", "|---|---:|---:|---:|---:|---:|---|"]
+    for key in keys:
+        name, size, np_ = key
+        js, ns = stats(j.get(key)), stats(n.get(key))
+        ratio, win = verdict("us", js, ns)
+        shown = "—" if size == 0 else human_size("", size)
+        out.append(f"| {name} | {shown} | {np_} | {cell(js)} | {cell(ns)} | {ratio} | {win} |")
+    alone = {side: sorted({k[0] for k in mine} - {k[0] for k in other})
+             for side, mine, other in (("jshmem", j, n), ("native", n, j))}
+    if j and n:
+        for side, names in alone.items():
+            if names:
+                out.append(f"\nNote: collective rows only {side} has: {'; '.join(names)}")
+    return "\n".join(out) + "\n"
+
+
 def markdown(jshmem, native, args):
     keys = ordered_keys(jshmem, native)
     out = [f"# jshmem vs native OpenSHMEM, {args.np} PEs", ""]
@@ -148,7 +196,8 @@ def markdown(jshmem, native, args):
         ratio, win = verdict(unit, j, n)
         better = "lower" if unit in LOWER_IS_BETTER else "higher"
         out.append(f"| {benchmark} | {human_size(benchmark, size)} | {unit} | {better} | {cell(j)} | {cell(n)} | {ratio} | {win} |")
-    return "\n".join(out) + "\n" + (scale_table(args.scale) if args.scale else "")
+    return ("\n".join(out) + "\n" + (scale_table(args.scale) if args.scale else "")
+            + (coll_table(args.coll, args.coll_reps) if args.coll else ""))
 
 
 def series(rows, benchmark):
@@ -253,6 +302,46 @@ def charts(jshmem, native, args):
             fig.savefig(path, dpi=110)
             plt.close(fig)
             written.append(path)
+
+    # collective latency vs PEs, one chart per collective: --coll NP:SIDE:FILE entries
+    if args.coll:
+        by_side, order = coll_rows(args.coll)
+        for name in order:
+            fig, ax = plt.subplots(figsize=(7, 4.5))
+            all_pes = set()
+            sizes = sorted({k[1] for rows in by_side.values() for k in rows if k[0] == name})
+            shown = [s for s in sizes if s in COLL_SIZES or s == 0] or sizes[:1]
+            for side in ("jshmem", "native"):
+                rows = by_side.get(side, {})
+                for size, marker in zip(shown, ("o", "s", "^")):
+                    points = sorted((k[2], stats(r)[0]) for k, r in rows.items() if k[0] == name and k[1] == size and r["values"])
+                    if not points:
+                        continue
+                    all_pes |= {p[0] for p in points}
+                    label = side if size == 0 else f"{side}, {human_size('', size)}"
+                    ax.plot([p[0] for p in points], [p[1] for p in points], marker=marker, label=label,
+                            linestyle="-" if side == "jshmem" else "--", **styles[side])
+            if not all_pes:
+                plt.close(fig)
+                continue
+            if args.cores and args.cores < max(all_pes):
+                ax.axvline(args.cores, color="grey", linestyle=":", label=f"{args.cores} cores (oversubscribed beyond)")
+            ax.set_xlabel("PEs")
+            ax.set_ylabel("latency per call (µs, median), lower is better")
+            what = "" if shown == [0] else " at " + " and ".join(human_size("", s) for s in shown) + (
+                " per PE" if name.startswith(("fcollect", "alltoall")) else "")
+            ax.set_title(f"{name}{what}: latency vs PEs")
+            ax.set_xticks(sorted(all_pes))
+            ax.set_xlim(min(all_pes) - 0.3, max(all_pes) + 0.3)
+            ax.set_yscale("log")
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=8, framealpha=0.85)
+            fig.tight_layout()
+            slug = name.split(" (")[0].replace(" ", "-")
+            path = f"{args.png_prefix}-coll-{slug}-vs-pes.png"
+            fig.savefig(path, dpi=110)
+            plt.close(fig)
+            written.append(path)
     return written
 
 
@@ -267,10 +356,13 @@ def main():
     p.add_argument("--note", action="append", help="a note line (repeatable)")
     p.add_argument("--cores", type=int, help="CPU count, marked on the PE-scaling chart")
     p.add_argument("--scale", action="append", help="NP:SIDE:CSV for the barrier-vs-PEs chart (repeatable)")
+    p.add_argument("--coll", action="append",
+                   help="NP:SIDE:CSV of CollectivesBench (jshmem) or shmem_coll (native) at NP PEs (repeatable): the collectives section")
+    p.add_argument("--coll-reps", type=int, help="repetitions per collectives run, for the section's text")
     args = p.parse_args()
 
     jshmem, native = read_csv(args.jshmem), read_csv(args.native)
-    if not jshmem and not native:
+    if not jshmem and not native and not args.coll:
         sys.exit("compare_native: no input rows")
     md = markdown(jshmem, native, args)
     if args.png_prefix:

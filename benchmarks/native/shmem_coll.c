@@ -1,0 +1,392 @@
+/*
+ * shmem_coll: the native twin of io.jshmem.bench.CollectivesBench, written against the OpenSHMEM C API.
+ *
+ * Same rows (identical benchmark names, sizes and units, so benchmarks/compare-native joins them),
+ * same loop structure, warm-up (max(5, iters / 10) calls between two barrier_all), iteration counts
+ * (CollectivesBench.iters) and timing: every PE times its own loop (CLOCK_MONOTONIC here,
+ * System.nanoTime there), the per-call averages are MAX-reduced and PE 0 records the slowest PE's
+ * average in microseconds; repetitions give the median, min and max. Sizes are bytes per PE
+ * (broadcast and reduce: the whole message; fcollect and alltoall: one PE's block). The symmetric
+ * source and destination are allocated and freed in every repetition, as in Java. When
+ * CollectivesBench changes, change this file the same way.
+ *
+ * OpenSHMEM 1.4 (Open MPI 4.1's OSHMEM) has no teams and no team collectives, so this program uses
+ * the active-set API over all PEs (PE_start 0, logPE_stride 0, PE_size n): shmem_sync_all for the
+ * team sync row (sync without quiet, as Team.sync), shmem_broadcast64, shmem_fcollect64,
+ * shmem_alltoall64 and shmem_long_sum_to_all. Every pSync starts at SHMEM_SYNC_VALUE and consecutive
+ * calls alternate between two pSync arrays (and two pWrk arrays), which the 1.4 specification allows
+ * without a barrier between the calls. One semantic difference: active-set broadcast does not write
+ * the root's destination (team broadcast does); the cost difference is one local copy on PE 0,
+ * negligible next to the transfer. Both are printed as "# note:" lines (repeated by compare-native).
+ *
+ * Build: oshcc -O2 -o shmem_coll shmem_coll.c    (or: make -C benchmarks/native)
+ * Run:   oshrun -np 4 ./shmem_coll [--reps N] [--quick] [--csv FILE]
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <shmem.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_BYTES (1L << 20)
+#define MAX_BLOCK (64L << 10)
+#define MAX_ROWS 128
+#define NAME_LEN 96
+#define MAX_LONGS (MAX_BYTES / 8)
+#define WRK_LONGS (MAX_LONGS / 2 + 1 > SHMEM_REDUCE_MIN_WRKDATA_SIZE ? MAX_LONGS / 2 + 1 : SHMEM_REDUCE_MIN_WRKDATA_SIZE)
+
+#define SYNC_SIZE_MAX 1024 /* >= every SHMEM_*_SYNC_SIZE, checked in main */
+
+/* ------------------------------------------------------------------------------------------------
+ * Results: Results.java in C. Rows keep first-insertion order, like its LinkedHashMap.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct
+{
+    char benchmark[NAME_LEN];
+    long size;
+    const char *unit;
+    double *values;
+    int count;
+    int capacity;
+} row_t;
+
+static row_t rows[MAX_ROWS];
+static int row_count;
+
+static void results_add(const char *benchmark, long size, const char *unit, double value)
+{
+    row_t *r = NULL;
+    for (int i = 0; i < row_count; i++)
+    {
+        if (rows[i].size == size && strcmp(rows[i].benchmark, benchmark) == 0)
+        {
+            r = &rows[i];
+            break;
+        }
+    }
+    if (r == NULL)
+    {
+        if (row_count == MAX_ROWS)
+        {
+            fprintf(stderr, "shmem_coll: more than %d rows (benchmark=%s size=%ld)\n", MAX_ROWS, benchmark, size);
+            shmem_global_exit(1);
+        }
+        r = &rows[row_count++];
+        snprintf(r->benchmark, sizeof r->benchmark, "%s", benchmark);
+        r->size = size;
+        r->unit = unit;
+    }
+    if (r->count == r->capacity)
+    {
+        r->capacity = r->capacity == 0 ? 8 : 2 * r->capacity;
+        r->values = realloc(r->values, (size_t)r->capacity * sizeof *r->values);
+        if (r->values == NULL)
+        {
+            fprintf(stderr, "shmem_coll: out of memory (row=%s values=%d)\n", benchmark, r->capacity);
+            shmem_global_exit(1);
+        }
+    }
+    r->values[r->count++] = value;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of the repetitions: the middle value, or the mean of the two middle ones (as Results.java). */
+static double row_median(const row_t *r)
+{
+    double v[r->count];
+    memcpy(v, r->values, (size_t)r->count * sizeof v[0]);
+    qsort(v, (size_t)r->count, sizeof v[0], cmp_double);
+    return r->count % 2 == 1 ? v[r->count / 2] : (v[r->count / 2 - 1] + v[r->count / 2]) / 2;
+}
+
+static double row_min(const row_t *r)
+{
+    double m = r->values[0];
+    for (int i = 1; i < r->count; i++)
+    {
+        m = r->values[i] < m ? r->values[i] : m;
+    }
+    return m;
+}
+
+static double row_max(const row_t *r)
+{
+    double m = r->values[0];
+    for (int i = 1; i < r->count; i++)
+    {
+        m = r->values[i] > m ? r->values[i] : m;
+    }
+    return m;
+}
+
+static void results_print(FILE *out, const char *title, const char *note)
+{
+    fprintf(out, "# %s\n", title);
+    if (note != NULL)
+    {
+        fprintf(out, "# note: %s\n", note);
+    }
+    /* one block per benchmark, in order of first appearance (Results.format groups the same way) */
+    for (int first = 0; first < row_count; first++)
+    {
+        int seen = 0;
+        for (int j = 0; j < first && !seen; j++)
+        {
+            seen = strcmp(rows[j].benchmark, rows[first].benchmark) == 0;
+        }
+        if (seen)
+        {
+            continue;
+        }
+        char median[NAME_LEN];
+        snprintf(median, sizeof median, "median %s", rows[first].unit);
+        fprintf(out, "\n# %s\n# %-10s %14s %14s %14s\n", rows[first].benchmark, "Size", median, "min", "max");
+        for (int i = first; i < row_count; i++)
+        {
+            const row_t *r = &rows[i];
+            if (strcmp(r->benchmark, rows[first].benchmark) == 0)
+            {
+                fprintf(out, "%-12ld %14.3f %14.3f %14.3f\n", r->size, row_median(r), row_min(r), row_max(r));
+            }
+        }
+    }
+    fflush(out);
+}
+
+static int results_csv(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+    {
+        perror(path);
+        return -1;
+    }
+    fprintf(f, "benchmark,size,unit,median,min,max,values\n");
+    for (int i = 0; i < row_count; i++)
+    {
+        const row_t *r = &rows[i];
+        fprintf(f, "%s,%ld,%s,%.4f,%.4f,%.4f,", r->benchmark, r->size, r->unit, row_median(r), row_min(r), row_max(r));
+        for (int v = 0; v < r->count; v++)
+        {
+            fprintf(f, v == 0 ? "%.4f" : ";%.4f", r->values[v]);
+        }
+        fputc('\n', f);
+    }
+    return fclose(f);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * The benchmarks: CollectivesBench.java in C.
+ * --------------------------------------------------------------------------------------------- */
+
+static int me;
+static int n;
+static int quick;
+
+/* two pSync and two pWrk arrays, alternated call by call (symmetric: static storage) */
+static long psync[2][SYNC_SIZE_MAX];
+static long pwrk[2][WRK_LONGS];
+static int flip;
+static double timing[2];
+static double timing_wrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE > 2 ? SHMEM_REDUCE_MIN_WRKDATA_SIZE : 2];
+static long timing_psync[SYNC_SIZE_MAX];
+
+static void *src;
+static void *dest;
+static long cur_size;
+
+static inline long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* CollectivesBench.iters */
+static int iters_for(long bytes)
+{
+    const long budget = quick ? 4L << 20 : 64L << 20;
+    const long max = quick ? 500 : 5000;
+    const long b = bytes * n > 1 ? bytes * n : 1;
+    long it = budget / b;
+    it = it < max ? it : max;
+    return (int)(it > 10 ? it : 10);
+}
+
+static void op_sync(void)
+{
+    shmem_sync_all();
+}
+
+static void op_broadcast(void)
+{
+    shmem_broadcast64(dest, src, (size_t)(cur_size / 8), 0, 0, 0, n, psync[flip]);
+    flip ^= 1;
+}
+
+static void op_reduce(void)
+{
+    shmem_long_sum_to_all(dest, src, (int)(cur_size / 8), 0, 0, n, pwrk[flip], psync[flip]);
+    flip ^= 1;
+}
+
+static void op_fcollect(void)
+{
+    shmem_fcollect64(dest, src, (size_t)(cur_size / 8), 0, 0, n, psync[flip]);
+    flip ^= 1;
+}
+
+static void op_alltoall(void)
+{
+    shmem_alltoall64(dest, src, (size_t)(cur_size / 8), 0, 0, n, psync[flip]);
+    flip ^= 1;
+}
+
+/* Every PE times iters calls; PE 0 records the slowest PE's average in microseconds. */
+static void measure(const char *name, long size, int iters, void (*op)(void))
+{
+    cur_size = size;
+    shmem_barrier_all();
+    const int warm = iters / 10 > 5 ? iters / 10 : 5;
+    for (int i = 0; i < warm; i++)
+    {
+        op();
+    }
+    shmem_barrier_all();
+    const long t0 = now_ns();
+    for (int i = 0; i < iters; i++)
+    {
+        op();
+    }
+    const long t1 = now_ns();
+    timing[0] = (double)(t1 - t0) / 1e3 / iters;
+    shmem_barrier_all();
+    shmem_double_max_to_all(&timing[1], &timing[0], 1, 0, 0, n, timing_wrk, timing_psync);
+    if (me == 0)
+    {
+        results_add(name, size, "us", timing[1]);
+    }
+}
+
+static void run_all(void)
+{
+    const long bytes = MAX_BYTES > MAX_BLOCK * n ? MAX_BYTES : MAX_BLOCK * n;
+    src = shmem_malloc((size_t)bytes);
+    dest = shmem_malloc((size_t)bytes);
+    if (src == NULL || dest == NULL)
+    {
+        fprintf(stderr, "shmem_coll: allocation of 2 x %ld bytes failed on PE %d\n", bytes, me);
+        shmem_global_exit(1);
+    }
+    memset(src, me + 1, (size_t)bytes);
+    memset(dest, 0, (size_t)bytes);
+    shmem_barrier_all();
+    measure("barrier (team sync)", 0, quick ? 2000 : 20000, op_sync);
+    for (long size = 8; size <= MAX_BYTES; size <<= 1)
+    {
+        measure("broadcast", size, iters_for(size), op_broadcast);
+    }
+    for (long size = 8; size <= MAX_BYTES; size <<= 1)
+    {
+        measure("sum reduce (longs)", size, iters_for(size), op_reduce);
+    }
+    for (long size = 8; size <= MAX_BLOCK; size <<= 1)
+    {
+        measure("fcollect (bytes per PE)", size, iters_for(size * n), op_fcollect);
+    }
+    for (long size = 8; size <= MAX_BLOCK; size <<= 1)
+    {
+        measure("alltoall (bytes per PE pair)", size, iters_for(size * n), op_alltoall);
+    }
+    shmem_barrier_all();
+    shmem_free(dest);
+    shmem_free(src);
+}
+
+static void usage_exit(const char *bad)
+{
+    fprintf(stderr, "shmem_coll: unknown or incomplete option %s (--reps N, --quick, --csv FILE)\n", bad);
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    int reps = 5;
+    const char *csv = NULL;
+    for (int i = 1; i < argc; i++)
+    {
+        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+        {
+            reps = atoi(argv[++i]);
+        }
+        else if (strcmp(argv[i], "--quick") == 0)
+        {
+            quick = 1;
+        }
+        else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
+        {
+            csv = argv[++i];
+        }
+        else
+        {
+            usage_exit(argv[i]);
+        }
+    }
+    if (SHMEM_BARRIER_SYNC_SIZE > SYNC_SIZE_MAX || SHMEM_BCAST_SYNC_SIZE > SYNC_SIZE_MAX || SHMEM_COLLECT_SYNC_SIZE > SYNC_SIZE_MAX
+        || SHMEM_REDUCE_SYNC_SIZE > SYNC_SIZE_MAX || SHMEM_ALLTOALL_SYNC_SIZE > SYNC_SIZE_MAX)
+    {
+        fprintf(stderr, "shmem_coll: this OpenSHMEM's pSync sizes exceed %d longs; raise SYNC_SIZE_MAX\n", SYNC_SIZE_MAX);
+        return 2;
+    }
+    for (int s = 0; s < SYNC_SIZE_MAX; s++)
+    {
+        psync[0][s] = psync[1][s] = timing_psync[s] = SHMEM_SYNC_VALUE;
+    }
+
+    shmem_init();
+    me = shmem_my_pe();
+    n = shmem_n_pes();
+    shmem_barrier_all(); /* every PE's pSync is initialized before anyone uses it */
+    for (int r = 0; r < reps; r++)
+    {
+        run_all();
+    }
+    int rc = 0;
+    if (me == 0)
+    {
+        char name[SHMEM_MAX_NAME_LEN + 1] = {0};
+        char title[2 * SHMEM_MAX_NAME_LEN + 224];
+        int major = 0, minor = 0;
+        shmem_info_get_name(name);
+        shmem_info_get_version(&major, &minor);
+#if defined(OSHMEM_MAJOR_VERSION)
+        char implementation[64];
+        snprintf(implementation, sizeof implementation, "Open MPI OSHMEM %d.%d.%d, ", OSHMEM_MAJOR_VERSION,
+            OSHMEM_MINOR_VERSION, OSHMEM_RELEASE_VERSION);
+#else
+        const char *implementation = "";
+#endif
+        snprintf(title, sizeof title,
+            "native OpenSHMEM collectives over all PEs, %d PEs, %d repetitions, medians of the slowest PE's average per call (%s%s, OpenSHMEM %d.%d)",
+            n, reps, implementation, name, major, minor);
+        results_print(stdout, title,
+            "no team collectives in this OpenSHMEM (1.4): shmem_coll uses the active-set API over all PEs "
+            "(shmem_sync_all, broadcast64, fcollect64, alltoall64, long_sum_to_all, alternating pSync); "
+            "active-set broadcast does not write the root's destination (team broadcast does), a negligible cost difference");
+        if (csv != NULL && results_csv(csv) != 0)
+        {
+            rc = 1;
+        }
+    }
+    shmem_finalize();
+    return rc;
+}
