@@ -1,0 +1,167 @@
+/*
+ * bench_results.h: what the native benchmark programs share, included once by each (they are single
+ * translation units): Results.java in C (rows of repeated measurements, medians, the text table and the
+ * CSV that benchmarks/compare-native joins with the Java side) and the CLOCK_MONOTONIC timer.
+ *
+ * Before including, define BENCH_PROGRAM (the program name for messages), MAX_ROWS and NAME_LEN.
+ */
+#ifndef JSHMEM_BENCH_RESULTS_H
+#define JSHMEM_BENCH_RESULTS_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ------------------------------------------------------------------------------------------------
+ * Results: Results.java in C. Rows keep first-insertion order, like its LinkedHashMap.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct
+{
+    char benchmark[NAME_LEN];
+    long size;
+    const char *unit;
+    double *values;
+    int count;
+    int capacity;
+} row_t;
+
+static row_t rows[MAX_ROWS];
+static int row_count;
+
+static void results_add(const char *benchmark, long size, const char *unit, double value)
+{
+    row_t *r = NULL;
+    for (int i = 0; i < row_count; i++)
+    {
+        if (rows[i].size == size && strcmp(rows[i].benchmark, benchmark) == 0)
+        {
+            r = &rows[i];
+            break;
+        }
+    }
+    if (r == NULL)
+    {
+        if (row_count == MAX_ROWS)
+        {
+            fprintf(stderr, BENCH_PROGRAM ": more than %d rows (benchmark=%s size=%ld)\n", MAX_ROWS, benchmark, size);
+            shmem_global_exit(1);
+        }
+        r = &rows[row_count++];
+        snprintf(r->benchmark, sizeof r->benchmark, "%s", benchmark);
+        r->size = size;
+        r->unit = unit;
+    }
+    if (r->count == r->capacity)
+    {
+        r->capacity = r->capacity == 0 ? 8 : 2 * r->capacity;
+        r->values = realloc(r->values, (size_t)r->capacity * sizeof *r->values);
+        if (r->values == NULL)
+        {
+            fprintf(stderr, BENCH_PROGRAM ": out of memory (row=%s values=%d)\n", benchmark, r->capacity);
+            shmem_global_exit(1);
+        }
+    }
+    r->values[r->count++] = value;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of the repetitions: the middle value, or the mean of the two middle ones (as Results.java). */
+static double row_median(const row_t *r)
+{
+    double v[r->count];
+    memcpy(v, r->values, (size_t)r->count * sizeof v[0]);
+    qsort(v, (size_t)r->count, sizeof v[0], cmp_double);
+    return r->count % 2 == 1 ? v[r->count / 2] : (v[r->count / 2 - 1] + v[r->count / 2]) / 2;
+}
+
+static double row_min(const row_t *r)
+{
+    double m = r->values[0];
+    for (int i = 1; i < r->count; i++)
+    {
+        m = r->values[i] < m ? r->values[i] : m;
+    }
+    return m;
+}
+
+static double row_max(const row_t *r)
+{
+    double m = r->values[0];
+    for (int i = 1; i < r->count; i++)
+    {
+        m = r->values[i] > m ? r->values[i] : m;
+    }
+    return m;
+}
+
+static void results_print(FILE *out, const char *title, const char *note)
+{
+    fprintf(out, "# %s\n", title);
+    if (note != NULL)
+    {
+        fprintf(out, "# note: %s\n", note);
+    }
+    /* one block per benchmark, in order of first appearance (Results.format groups the same way) */
+    for (int first = 0; first < row_count; first++)
+    {
+        int seen = 0;
+        for (int j = 0; j < first && !seen; j++)
+        {
+            seen = strcmp(rows[j].benchmark, rows[first].benchmark) == 0;
+        }
+        if (seen)
+        {
+            continue;
+        }
+        char median[NAME_LEN];
+        snprintf(median, sizeof median, "median %s", rows[first].unit);
+        fprintf(out, "\n# %s\n# %-10s %14s %14s %14s\n", rows[first].benchmark, "Size", median, "min", "max");
+        for (int i = first; i < row_count; i++)
+        {
+            const row_t *r = &rows[i];
+            if (strcmp(r->benchmark, rows[first].benchmark) == 0)
+            {
+                fprintf(out, "%-12ld %14.3f %14.3f %14.3f\n", r->size, row_median(r), row_min(r), row_max(r));
+            }
+        }
+    }
+    fflush(out);
+}
+
+static int results_csv(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+    {
+        perror(path);
+        return -1;
+    }
+    fprintf(f, "benchmark,size,unit,median,min,max,values\n");
+    for (int i = 0; i < row_count; i++)
+    {
+        const row_t *r = &rows[i];
+        fprintf(f, "%s,%ld,%s,%.4f,%.4f,%.4f,", r->benchmark, r->size, r->unit, row_median(r), row_min(r), row_max(r));
+        for (int v = 0; v < r->count; v++)
+        {
+            fprintf(f, v == 0 ? "%.4f" : ";%.4f", r->values[v]);
+        }
+        fputc('\n', f);
+    }
+    return fclose(f);
+}
+
+static inline long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+#endif
