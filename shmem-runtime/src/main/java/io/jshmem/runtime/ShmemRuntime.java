@@ -25,6 +25,7 @@ import io.jshmem.bootstrap.Bootstrap;
 import io.jshmem.config.ShmemConfig;
 import io.jshmem.config.ShmemOptions;
 import io.jshmem.heap.HeapFile;
+import io.jshmem.heap.StaleHeapFiles;
 import io.jshmem.spi.Allocation;
 import io.jshmem.spi.SymmetricSpace;
 import io.jshmem.team.TeamRegistry;
@@ -119,6 +120,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             }
             final long heapSize = checkSameHeapSize(bootstrap, prefix, roundUpToPage(config.get(ShmemOptions.SYMMETRIC_SIZE)));
             final Path dir = HeapFile.DEFAULT_DIRECTORY;
+            sweepStaleHeaps(dir, prefix, config.isSet(ShmemOptions.DEBUG));
             heap = HeapFile.create(dir, bootstrap.jobId(), bootstrap.rank(), bootstrap.size(), heapSize);
             final HeapFile created = heap;
             bootstrap.onExit(created::unlink); // a global exit or failure exit during init leaves no file behind
@@ -167,6 +169,26 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             return configured;
         }
         return bootstrap.nodeSize() > Runtime.getRuntime().availableProcessors() ? 20 : 1000;
+    }
+
+    /**
+     * Removes heap files that a crashed job left behind (a PE killed between creating its heap and the
+     * unlink after mapping). Only files whose header names a dead creator are touched.
+     */
+    private static void sweepStaleHeaps(final Path dir, final String prefix, final boolean debug)
+    {
+        try
+        {
+            final List<Path> removed = StaleHeapFiles.sweep(dir);
+            if (debug && !removed.isEmpty())
+            {
+                System.err.println(prefix + "removed stale heap files of dead jobs: " + removed);
+            }
+        }
+        catch (final java.io.IOException | RuntimeException ex)
+        {
+            System.err.println(prefix + "could not sweep stale heap files in " + dir + ": " + ex);
+        }
     }
 
     private static long roundUpToPage(final long bytes)
