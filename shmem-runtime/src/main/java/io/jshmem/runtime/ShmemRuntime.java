@@ -54,7 +54,6 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     private final RmaEngine rma;
     private final WaitIdle waitIdle;
     private final HeapAllocations allocations;
-    private final DisseminationBarrier barrier;
     private final TeamRegistry teams;
     private final Team world;
     private final Object allocationLock = new Object();
@@ -82,11 +81,9 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         this.waitIdle = new WaitIdle(bootstrap, prefix, waitSpins(config, bootstrap), config.get(ShmemOptions.WAIT_YIELDS));
         this.rma = new RmaEngine(this, p2p.heaps());
         this.allocations = new HeapAllocations(this, bootstrap, heapFile.dataSize(), debug);
-        // Not zeroed here: the heap file is new, so its pages are zero, and a faster peer may already have
-        // stored its first epoch into this region. start() separates construction from the first barrier.
-        final Allocation syncRegion = allocations.allocate(DisseminationBarrier.regionBytes(n), 64, false);
-        this.barrier = new DisseminationBarrier(p2p.heaps(), this, syncRegion.offset());
-        // The team slot pool (teams module): zero like the sync region, for the same reason.
+        // The team slot pool (teams module), WORLD's sync words included. Not zeroed here: the heap file is new,
+        // so its pages are zero, and a faster peer may already have signalled into it. start() separates
+        // construction from the first sync with a bootstrap barrier.
         final long poolBytes = TeamRegistry.poolBytes(config, n);
         final Allocation pool = allocations.allocate(poolBytes, 64, false);
         this.teams = new TeamRegistry(new RuntimeTeams(this, rma, bootstrap, reachability), new SymmetricMemory(pool, pool.offset(), poolBytes));
@@ -140,7 +137,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             }
             final ShmemRuntime runtime = new ShmemRuntime(processWide, config, requested, bootstrap, heap, p2p, map);
             bootstrap.barrier(); // every PE is constructed before anyone stores into a peer's sync words
-            runtime.barrier.sync();
+            runtime.world.sync();
             if (config.isSet(ShmemOptions.DEBUG))
             {
                 System.err.println(prefix + "ready: heap " + heapSize + " bytes, " + map.p2pPeers(bootstrap.rank()).length +
@@ -273,7 +270,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             rma.quiet();
             if (bootstrap.failure() == null)
             {
-                barrier.sync(); // nobody touches a heap after this
+                world.sync(); // nobody touches a heap after this
                 bootstrap.barrier();
             }
         }
