@@ -273,33 +273,12 @@ final class Collectives
         }
     }
 
+    /** Copies a segment into a new Java array of the layout's carrier type (long[] for longs, ...). */
     private static Object toArray(final MemorySegment s, final ValueLayout layout)
     {
-        final Class<?> carrier = layout.carrier();
-        if (carrier == byte.class)
-        {
-            return s.toArray(ValueLayout.JAVA_BYTE);
-        }
-        if (carrier == short.class)
-        {
-            return s.toArray(ValueLayout.JAVA_SHORT_UNALIGNED);
-        }
-        if (carrier == char.class)
-        {
-            return s.toArray(ValueLayout.JAVA_CHAR_UNALIGNED);
-        }
-        if (carrier == int.class)
-        {
-            return s.toArray(ValueLayout.JAVA_INT_UNALIGNED);
-        }
-        if (carrier == long.class)
-        {
-            return s.toArray(ValueLayout.JAVA_LONG_UNALIGNED);
-        }
-        if (carrier == float.class)
-        {
-            return s.toArray(ValueLayout.JAVA_FLOAT_UNALIGNED);
-        }
-        return s.toArray(ValueLayout.JAVA_DOUBLE_UNALIGNED);
+        final int count = (int)(s.byteSize() / layout.byteSize());
+        final Object array = java.lang.reflect.Array.newInstance(layout.carrier(), count);
+        MemorySegment.copy(s, layout, 0, array, 0, count);
+        return array;
     }
 }

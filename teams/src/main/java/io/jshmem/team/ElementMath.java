@@ -10,8 +10,7 @@ import java.lang.foreign.ValueLayout;
  * per type: integer types compute in {@code long} lanes (loads sign- or, for char, zero-extend; stores
  * truncate, which gives Java's wrap-around for SUM and PROD and exact results for the rest), floating
  * types in {@code double} lanes (a float sum or product of two floats computed in double and rounded
- * once is the float result, so no precision is gained or lost). A subclass only says how to load and
- * store one element.
+ * once is the float result, so no precision is gained or lost).
  */
 abstract class ElementMath
 {
@@ -27,110 +26,14 @@ abstract class ElementMath
     static ElementMath of(final ValueLayout layout)
     {
         final Class<?> c = layout.carrier();
-        if (c == byte.class)
+        final int bytes = (int)layout.byteSize();
+        if (c == float.class || c == double.class)
         {
-            return new Integral(1, "byte")
-            {
-                long get(final MemorySegment s, final long o)
-                {
-                    return s.get(ValueLayout.JAVA_BYTE, o);
-                }
-
-                void set(final MemorySegment s, final long o, final long v)
-                {
-                    s.set(ValueLayout.JAVA_BYTE, o, (byte)v);
-                }
-            };
+            return new Floating(bytes, c.getName());
         }
-        if (c == short.class)
+        if (c == byte.class || c == short.class || c == char.class || c == int.class || c == long.class)
         {
-            return new Integral(2, "short")
-            {
-                long get(final MemorySegment s, final long o)
-                {
-                    return s.get(ValueLayout.JAVA_SHORT_UNALIGNED, o);
-                }
-
-                void set(final MemorySegment s, final long o, final long v)
-                {
-                    s.set(ValueLayout.JAVA_SHORT_UNALIGNED, o, (short)v);
-                }
-            };
-        }
-        if (c == char.class)
-        {
-            return new Integral(2, "char")
-            {
-                long get(final MemorySegment s, final long o)
-                {
-                    return s.get(ValueLayout.JAVA_CHAR_UNALIGNED, o);
-                }
-
-                void set(final MemorySegment s, final long o, final long v)
-                {
-                    s.set(ValueLayout.JAVA_CHAR_UNALIGNED, o, (char)v);
-                }
-            };
-        }
-        if (c == int.class)
-        {
-            return new Integral(4, "int")
-            {
-                long get(final MemorySegment s, final long o)
-                {
-                    return s.get(ValueLayout.JAVA_INT_UNALIGNED, o);
-                }
-
-                void set(final MemorySegment s, final long o, final long v)
-                {
-                    s.set(ValueLayout.JAVA_INT_UNALIGNED, o, (int)v);
-                }
-            };
-        }
-        if (c == long.class)
-        {
-            return new Integral(8, "long")
-            {
-                long get(final MemorySegment s, final long o)
-                {
-                    return s.get(ValueLayout.JAVA_LONG_UNALIGNED, o);
-                }
-
-                void set(final MemorySegment s, final long o, final long v)
-                {
-                    s.set(ValueLayout.JAVA_LONG_UNALIGNED, o, v);
-                }
-            };
-        }
-        if (c == float.class)
-        {
-            return new Floating(4, "float")
-            {
-                double get(final MemorySegment s, final long o)
-                {
-                    return s.get(ValueLayout.JAVA_FLOAT_UNALIGNED, o);
-                }
-
-                void set(final MemorySegment s, final long o, final double v)
-                {
-                    s.set(ValueLayout.JAVA_FLOAT_UNALIGNED, o, (float)v);
-                }
-            };
-        }
-        if (c == double.class)
-        {
-            return new Floating(8, "double")
-            {
-                double get(final MemorySegment s, final long o)
-                {
-                    return s.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, o);
-                }
-
-                void set(final MemorySegment s, final long o, final double v)
-                {
-                    s.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, o, v);
-                }
-            };
+            return new Integral(bytes, c.getName(), c == char.class);
         }
         throw new IllegalArgumentException("no reduction arithmetic for elements of " + layout);
     }
@@ -141,16 +44,39 @@ abstract class ElementMath
     /** {@code acc[i] = acc[i] op in[i]} for {@code count} elements; both segments start at element 0. */
     abstract void combine(ReduceOp op, MemorySegment acc, MemorySegment in, long count);
 
-    private abstract static class Integral extends ElementMath
+    /** Integer lanes: 1, 2, 4 or 8 byte elements in a long; chars zero-extend, the others sign-extend. */
+    private static final class Integral extends ElementMath
     {
-        Integral(final int bytes, final String typeName)
+        private final boolean unsigned;
+
+        Integral(final int bytes, final String typeName, final boolean unsigned)
         {
             super(bytes, typeName);
+            this.unsigned = unsigned;
         }
 
-        abstract long get(MemorySegment s, long offset);
+        private long get(final MemorySegment s, final long o)
+        {
+            return switch (bytes)
+            {
+                case 1 -> s.get(ValueLayout.JAVA_BYTE, o);
+                case 2 -> unsigned ? s.get(ValueLayout.JAVA_CHAR_UNALIGNED, o) : s.get(ValueLayout.JAVA_SHORT_UNALIGNED, o);
+                case 4 -> s.get(ValueLayout.JAVA_INT_UNALIGNED, o);
+                default -> s.get(ValueLayout.JAVA_LONG_UNALIGNED, o);
+            };
+        }
 
-        abstract void set(MemorySegment s, long offset, long value);
+        /** Stores the low bytes (a char and a short of the same bits are the same two bytes). */
+        private void set(final MemorySegment s, final long o, final long v)
+        {
+            switch (bytes)
+            {
+                case 1 -> s.set(ValueLayout.JAVA_BYTE, o, (byte)v);
+                case 2 -> s.set(ValueLayout.JAVA_SHORT_UNALIGNED, o, (short)v);
+                case 4 -> s.set(ValueLayout.JAVA_INT_UNALIGNED, o, (int)v);
+                default -> s.set(ValueLayout.JAVA_LONG_UNALIGNED, o, v);
+            }
+        }
 
         @Override
         boolean supports(final ReduceOp op)
@@ -180,16 +106,30 @@ abstract class ElementMath
         }
     }
 
-    private abstract static class Floating extends ElementMath
+    /** Floating lanes: floats and doubles in a double. */
+    private static final class Floating extends ElementMath
     {
         Floating(final int bytes, final String typeName)
         {
             super(bytes, typeName);
         }
 
-        abstract double get(MemorySegment s, long offset);
+        private double get(final MemorySegment s, final long o)
+        {
+            return bytes == 4 ? s.get(ValueLayout.JAVA_FLOAT_UNALIGNED, o) : s.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, o);
+        }
 
-        abstract void set(MemorySegment s, long offset, double value);
+        private void set(final MemorySegment s, final long o, final double v)
+        {
+            if (bytes == 4)
+            {
+                s.set(ValueLayout.JAVA_FLOAT_UNALIGNED, o, (float)v);
+            }
+            else
+            {
+                s.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, o, v);
+            }
+        }
 
         @Override
         boolean supports(final ReduceOp op)
