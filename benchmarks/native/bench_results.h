@@ -1,17 +1,25 @@
 /*
  * bench_results.h: what the native benchmark programs share, included once by each (they are single
  * translation units): Results.java in C (rows of repeated measurements, medians, the text table and the
- * CSV that benchmarks/compare-native joins with the Java side) and the CLOCK_MONOTONIC timer.
+ * CSV that benchmarks/compare-native joins with the Java side), the CLOCK_MONOTONIC timer, the command line
+ * (--reps N, --quick, --csv FILE) and the report PE 0 prints.
  *
  * Before including, define BENCH_PROGRAM (the program name for messages), MAX_ROWS and NAME_LEN.
  */
 #ifndef JSHMEM_BENCH_RESULTS_H
 #define JSHMEM_BENCH_RESULTS_H
 
+#include <shmem.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* This PE, the number of PEs, and --quick: every program's globals. */
+static int me;
+static int n;
+static int quick;
 
 /* ------------------------------------------------------------------------------------------------
  * Results: Results.java in C. Rows keep first-insertion order, like its LinkedHashMap.
@@ -162,6 +170,59 @@ static inline long now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* Parses --reps N, --quick and --csv FILE (the Java programs' options); anything else exits with 2. */
+static void bench_parse_args(int argc, char **argv, int *reps, const char **csv)
+{
+    for (int i = 1; i < argc; i++)
+    {
+        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+        {
+            *reps = atoi(argv[++i]);
+        }
+        else if (strcmp(argv[i], "--quick") == 0)
+        {
+            quick = 1;
+        }
+        else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
+        {
+            *csv = argv[++i];
+        }
+        else
+        {
+            fprintf(stderr, BENCH_PROGRAM ": unknown or incomplete option %s (--reps N, --quick, --csv FILE)\n", argv[i]);
+            exit(2);
+        }
+    }
+}
+
+/*
+ * On PE 0: prints the table titled "native OpenSHMEM <what>, N PEs, R repetitions, <stat> (implementation)"
+ * with the note, and writes the CSV if asked. Returns non-zero if the CSV could not be written.
+ */
+static int bench_report(const char *what, const char *stat, int reps, const char *note, const char *csv)
+{
+    if (me != 0)
+    {
+        return 0;
+    }
+    char name[SHMEM_MAX_NAME_LEN + 1] = {0};
+    char title[2 * SHMEM_MAX_NAME_LEN + 256];
+    int major = 0, minor = 0;
+    shmem_info_get_name(name);
+    shmem_info_get_version(&major, &minor);
+#if defined(OSHMEM_MAJOR_VERSION)
+    char implementation[64];
+    snprintf(implementation, sizeof implementation, "Open MPI OSHMEM %d.%d.%d, ", OSHMEM_MAJOR_VERSION,
+        OSHMEM_MINOR_VERSION, OSHMEM_RELEASE_VERSION);
+#else
+    const char *implementation = "";
+#endif
+    snprintf(title, sizeof title, "native OpenSHMEM %s, %d PEs, %d repetitions, %s (%s%s, OpenSHMEM %d.%d)",
+        what, n, reps, stat, implementation, name, major, minor);
+    results_print(stdout, title, note);
+    return csv != NULL && results_csv(csv) != 0 ? 1 : 0;
 }
 
 #endif

@@ -47,9 +47,6 @@
  * The benchmarks: CollectivesBench.java in C.
  * --------------------------------------------------------------------------------------------- */
 
-static int me;
-static int n;
-static int quick;
 
 /* two pSync and two pWrk arrays, alternated call by call (symmetric: static storage) */
 static long psync[2][SYNC_SIZE_MAX];
@@ -165,35 +162,11 @@ static void run_all(void)
     shmem_free(src);
 }
 
-static void usage_exit(const char *bad)
-{
-    fprintf(stderr, "shmem_coll: unknown or incomplete option %s (--reps N, --quick, --csv FILE)\n", bad);
-    exit(2);
-}
-
 int main(int argc, char **argv)
 {
     int reps = 5;
     const char *csv = NULL;
-    for (int i = 1; i < argc; i++)
-    {
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-        {
-            reps = atoi(argv[++i]);
-        }
-        else if (strcmp(argv[i], "--quick") == 0)
-        {
-            quick = 1;
-        }
-        else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
-        {
-            csv = argv[++i];
-        }
-        else
-        {
-            usage_exit(argv[i]);
-        }
-    }
+    bench_parse_args(argc, argv, &reps, &csv);
     if (SHMEM_BARRIER_SYNC_SIZE > SYNC_SIZE_MAX || SHMEM_BCAST_SYNC_SIZE > SYNC_SIZE_MAX || SHMEM_COLLECT_SYNC_SIZE > SYNC_SIZE_MAX
         || SHMEM_REDUCE_SYNC_SIZE > SYNC_SIZE_MAX || SHMEM_ALLTOALL_SYNC_SIZE > SYNC_SIZE_MAX)
     {
@@ -213,33 +186,10 @@ int main(int argc, char **argv)
     {
         run_all();
     }
-    int rc = 0;
-    if (me == 0)
-    {
-        char name[SHMEM_MAX_NAME_LEN + 1] = {0};
-        char title[2 * SHMEM_MAX_NAME_LEN + 224];
-        int major = 0, minor = 0;
-        shmem_info_get_name(name);
-        shmem_info_get_version(&major, &minor);
-#if defined(OSHMEM_MAJOR_VERSION)
-        char implementation[64];
-        snprintf(implementation, sizeof implementation, "Open MPI OSHMEM %d.%d.%d, ", OSHMEM_MAJOR_VERSION,
-            OSHMEM_MINOR_VERSION, OSHMEM_RELEASE_VERSION);
-#else
-        const char *implementation = "";
-#endif
-        snprintf(title, sizeof title,
-            "native OpenSHMEM collectives over all PEs, %d PEs, %d repetitions, medians of the slowest PE's average per call (%s%s, OpenSHMEM %d.%d)",
-            n, reps, implementation, name, major, minor);
-        results_print(stdout, title,
-            "no team collectives in this OpenSHMEM (1.4): shmem_coll uses the active-set API over all PEs "
-            "(shmem_sync_all, broadcast64, fcollect64, alltoall64, long_sum_to_all, alternating pSync); "
-            "active-set broadcast does not write the root's destination (team broadcast does), a negligible cost difference");
-        if (csv != NULL && results_csv(csv) != 0)
-        {
-            rc = 1;
-        }
-    }
+    const int rc = bench_report("collectives over all PEs", "medians of the slowest PE's average per call", reps,
+        "no team collectives in this OpenSHMEM (1.4): shmem_coll uses the active-set API over all PEs "
+        "(shmem_sync_all, broadcast64, fcollect64, alltoall64, long_sum_to_all, alternating pSync); "
+        "active-set broadcast does not write the root's destination (team broadcast does), a negligible cost difference", csv);
     shmem_finalize();
     return rc;
 }

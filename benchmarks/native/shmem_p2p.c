@@ -44,9 +44,6 @@
  * The benchmarks: P2pBench.java in C, method by method.
  * --------------------------------------------------------------------------------------------- */
 
-static int me;
-static int n;
-static int quick;
 
 
 /* P2pBench.iters: max(20, min(base, cap / size)) with base = small (or small / 10 with --quick). */
@@ -272,35 +269,11 @@ static void run_all(void)
     shmem_free(buf);
 }
 
-static void usage_exit(const char *bad)
-{
-    fprintf(stderr, "shmem_p2p: unknown or incomplete option %s (--reps N, --quick, --csv FILE)\n", bad);
-    exit(2);
-}
-
 int main(int argc, char **argv)
 {
     int reps = 7;
     const char *csv = NULL;
-    for (int i = 1; i < argc; i++)
-    {
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-        {
-            reps = atoi(argv[++i]);
-        }
-        else if (strcmp(argv[i], "--quick") == 0)
-        {
-            quick = 1;
-        }
-        else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
-        {
-            csv = argv[++i];
-        }
-        else
-        {
-            usage_exit(argv[i]);
-        }
-    }
+    bench_parse_args(argc, argv, &reps, &csv);
 
     shmem_init();
     me = shmem_my_pe();
@@ -314,31 +287,9 @@ int main(int argc, char **argv)
     {
         run_all();
     }
-    int rc = 0;
-    if (me == 0)
-    {
-        char name[SHMEM_MAX_NAME_LEN + 1] = {0};
-        char title[2 * SHMEM_MAX_NAME_LEN + 192];
-        int major = 0, minor = 0;
-        shmem_info_get_name(name);
-        shmem_info_get_version(&major, &minor);
-#if defined(OSHMEM_MAJOR_VERSION)
-        char implementation[64];
-        snprintf(implementation, sizeof implementation, "Open MPI OSHMEM %d.%d.%d, ", OSHMEM_MAJOR_VERSION,
-            OSHMEM_MINOR_VERSION, OSHMEM_RELEASE_VERSION);
-#else
-        const char *implementation = "";
-#endif
-        snprintf(title, sizeof title, "native OpenSHMEM p2p benchmarks, %d PEs, %d repetitions, medians (%s%s, OpenSHMEM %d.%d)",
-            n, reps, implementation, name, major, minor);
-        results_print(stdout, title, HAVE_PUT_SIGNAL ? NULL
-            : "no shmem_put_signal in this OpenSHMEM (1.4): the put_signal row is put + fence + atomic_set, "
-              "waited for with wait_until");
-        if (csv != NULL && results_csv(csv) != 0)
-        {
-            rc = 1;
-        }
-    }
+    const int rc = bench_report("p2p benchmarks", "medians", reps, HAVE_PUT_SIGNAL ? NULL
+        : "no shmem_put_signal in this OpenSHMEM (1.4): the put_signal row is put + fence + atomic_set, "
+          "waited for with wait_until", csv);
     shmem_finalize();
     return rc;
 }
