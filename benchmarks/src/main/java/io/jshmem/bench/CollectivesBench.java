@@ -6,8 +6,6 @@ import io.jshmem.SymmetricDoubles;
 import io.jshmem.SymmetricMemory;
 import io.jshmem.Team;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * OSU-style collective latency over WORLD (osu_barrier, osu_bcast, osu_allgather, osu_alltoall,
@@ -42,35 +40,16 @@ public final class CollectivesBench
 
     public static void main(final String[] args) throws Exception
     {
-        int reps = 5;
-        boolean quick = false;
-        String csv = null;
-        for (int i = 0; i < args.length; i++)
-        {
-            switch (args[i])
-            {
-                case "--reps" -> reps = Integer.parseInt(args[++i]);
-                case "--quick" -> quick = true;
-                case "--csv" -> csv = args[++i];
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (--reps N, --quick, --csv FILE)");
-            }
-        }
+        final Results.Options options = Results.Options.parse(args, 5, false);
         try (Shmem shmem = Shmem.init())
         {
-            final CollectivesBench bench = new CollectivesBench(shmem, quick);
-            for (int r = 0; r < reps; r++)
+            final CollectivesBench bench = new CollectivesBench(shmem, options.quick());
+            for (int r = 0; r < options.reps(); r++)
             {
                 bench.runAll();
             }
-            if (shmem.myPe() == 0)
-            {
-                System.out.print(bench.results.format("jshmem collectives over WORLD, " + shmem.nPes() + " PEs, " + reps +
-                    " repetitions, medians of the slowest PE's average per call (" + shmem.vendorName() + ", Java " + Runtime.version() + ")"));
-                if (csv != null)
-                {
-                    Files.writeString(Path.of(csv), bench.results.csv());
-                }
-            }
+            bench.results.report(shmem, "jshmem collectives over WORLD, " + shmem.nPes() + " PEs, " + options.reps() +
+                " repetitions, medians of the slowest PE's average per call", options);
         }
     }
 

@@ -8,8 +8,6 @@ import io.jshmem.SymmetricLongs;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * OSU-style point-to-point benchmarks of the p2p path, run on 2 PEs (more PEs join the all-PE rows):
@@ -45,21 +43,7 @@ public final class P2pBench
 
     public static void main(final String[] args) throws Exception
     {
-        int reps = 7;
-        boolean quick = false;
-        boolean heapArrays = false;
-        String csv = null;
-        for (int i = 0; i < args.length; i++)
-        {
-            switch (args[i])
-            {
-                case "--reps" -> reps = Integer.parseInt(args[++i]);
-                case "--quick" -> quick = true;
-                case "--csv" -> csv = args[++i];
-                case "--heap-arrays" -> heapArrays = true;
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (--reps N, --quick, --heap-arrays, --csv FILE)");
-            }
-        }
+        final Results.Options options = Results.Options.parse(args, 7, true);
         try (Shmem shmem = Shmem.init())
         {
             if (shmem.nPes() < 2)
@@ -67,21 +51,13 @@ public final class P2pBench
                 System.err.println("P2pBench needs at least 2 PEs (bin/shmemrun -np 2 ...)");
                 shmem.globalExit(2);
             }
-            final P2pBench bench = new P2pBench(shmem, quick, heapArrays);
-            for (int r = 0; r < reps; r++)
+            final P2pBench bench = new P2pBench(shmem, options.quick(), options.heapArrays());
+            for (int r = 0; r < options.reps(); r++)
             {
                 bench.runAll();
             }
-            if (shmem.myPe() == 0)
-            {
-                System.out.print(bench.results.format("jshmem p2p benchmarks, " + shmem.nPes() + " PEs, " + reps +
-                    " repetitions, medians, " + (heapArrays ? "byte[] buffers" : "off-heap MemorySegment buffers") +
-                    " (" + shmem.vendorName() + ", Java " + Runtime.version() + ")"));
-                if (csv != null)
-                {
-                    Files.writeString(Path.of(csv), bench.results.csv());
-                }
-            }
+            bench.results.report(shmem, "jshmem p2p benchmarks, " + shmem.nPes() + " PEs, " + options.reps() +
+                " repetitions, medians, " + (options.heapArrays() ? "byte[] buffers" : "off-heap MemorySegment buffers"), options);
         }
     }
 

@@ -33,7 +33,53 @@ final class Results
         }
     }
 
+    /** The benchmark programs' command line: {@code --reps N --quick [--heap-arrays] --csv FILE}. */
+    record Options(int reps, boolean quick, boolean heapArrays, String csv)
+    {
+        static Options parse(final String[] args, final int defaultReps, final boolean acceptHeapArrays)
+        {
+            int reps = defaultReps;
+            boolean quick = false;
+            boolean heapArrays = false;
+            String csv = null;
+            for (int i = 0; i < args.length; i++)
+            {
+                switch (args[i])
+                {
+                    case "--reps" -> reps = Integer.parseInt(args[++i]);
+                    case "--quick" -> quick = true;
+                    case "--csv" -> csv = args[++i];
+                    case "--heap-arrays" ->
+                    {
+                        if (!acceptHeapArrays)
+                        {
+                            throw new IllegalArgumentException("--heap-arrays is not an option of this benchmark");
+                        }
+                        heapArrays = true;
+                    }
+                    default -> throw new IllegalArgumentException("unknown option " + args[i] + " (--reps N, --quick, " +
+                        (acceptHeapArrays ? "--heap-arrays, " : "") + "--csv FILE)");
+                }
+            }
+            return new Options(reps, quick, heapArrays, csv);
+        }
+    }
+
     private final Map<String, Row> rows = new LinkedHashMap<>();
+
+    /** On PE 0: prints the table under the title and writes the CSV if the options ask for one. */
+    void report(final io.jshmem.Shmem shmem, final String title, final Options options) throws java.io.IOException
+    {
+        if (shmem.myPe() != 0)
+        {
+            return;
+        }
+        System.out.print(format(title + " (" + shmem.vendorName() + ", Java " + Runtime.version() + ")"));
+        if (options.csv() != null)
+        {
+            java.nio.file.Files.writeString(java.nio.file.Path.of(options.csv()), csv());
+        }
+    }
 
     void add(final String benchmark, final long size, final String unit, final double value)
     {
