@@ -6,6 +6,9 @@ import io.jshmem.SymmetricDoubles;
 import io.jshmem.SymmetricMemory;
 import io.jshmem.Team;
 
+import java.util.ArrayList;
+import java.util.List;
+
 
 /**
  * OSU-style collective latency over WORLD (osu_barrier, osu_bcast, osu_allgather, osu_alltoall,
@@ -17,7 +20,8 @@ import io.jshmem.Team;
  * PE's block). The algorithm is the automatic choice unless {@code SHMEM_<COLLECTIVE>_ALGORITHM} forces
  * one. PE 0 prints the table.
  * <p>
- * Run: {@code benchmarks/run-collectives -np 4 [--reps N] [--quick] [--csv FILE]}.
+ * Run: {@code benchmarks/run-collectives -np 4 [--reps N] [--quick] [--only TEXT] [--csv FILE]}; {@code --only}
+ * runs only the rows whose name contains TEXT (e.g. {@code reduce}).
  */
 public final class CollectivesBench
 {
@@ -30,10 +34,12 @@ public final class CollectivesBench
     private final boolean quick;
     private final Results results = new Results();
     private final SymmetricDoubles timing;
+    private final String only;
     private boolean recording;
 
-    private CollectivesBench(final Shmem shmem, final boolean quick)
+    private CollectivesBench(final Shmem shmem, final boolean quick, final String only)
     {
+        this.only = only;
         this.shmem = shmem;
         this.world = shmem.teamWorld();
         this.n = shmem.nPes();
@@ -43,10 +49,22 @@ public final class CollectivesBench
 
     public static void main(final String[] args) throws Exception
     {
-        final Results.Options options = Results.Options.parse(args, 5, false);
+        final List<String> rest = new ArrayList<>(List.of(args));
+        final int o = rest.indexOf("--only");
+        String only = "";
+        if (o >= 0)
+        {
+            if (o + 1 >= rest.size())
+            {
+                throw new IllegalArgumentException("--only needs the text of the rows to run (e.g. --only reduce)");
+            }
+            only = rest.remove(o + 1);
+            rest.remove(o);
+        }
+        final Results.Options options = Results.Options.parse(rest.toArray(String[]::new), 5, false);
         try (Shmem shmem = Shmem.init())
         {
-            final CollectivesBench bench = new CollectivesBench(shmem, options.quick());
+            final CollectivesBench bench = new CollectivesBench(shmem, options.quick(), only);
             bench.runAll(); // the warm-up pass
             bench.recording = true;
             for (int r = 0; r < options.reps(); r++)
@@ -95,6 +113,10 @@ public final class CollectivesBench
     /** Every PE times {@code iters} calls; PE 0 records the slowest PE's average in microseconds. */
     private void measure(final String name, final long size, final int iters, final Runnable op)
     {
+        if (!name.contains(only))
+        {
+            return;
+        }
         shmem.barrierAll();
         for (int i = 0; i < Math.max(5, iters / 10); i++)
         {

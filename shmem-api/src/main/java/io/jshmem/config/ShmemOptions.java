@@ -137,7 +137,7 @@ public final class ShmemOptions
 
     /** Reduction algorithm. */
     public static final Option<String> REDUCE_ALGORITHM = algorithm("REDUCE", "Reduction algorithm",
-        "linear", "recursive_doubling", "ring", "hierarchical");
+        "linear", "recursive_doubling", "ring", "direct", "hierarchical");
 
     /** Scan algorithm. */
     public static final Option<String> SCAN_ALGORITHM = algorithm("SCAN", "Prefix-sum (scan) algorithm",

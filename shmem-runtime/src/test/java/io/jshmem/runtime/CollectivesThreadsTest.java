@@ -52,7 +52,8 @@ class CollectivesThreadsTest
                 "SHMEM_DEBUG", "1"),
             Map.of("SHMEM_BARRIER_ALGORITHM", "hierarchical", "SHMEM_REDUCE_ALGORITHM", "hierarchical", "SHMEM_TEAM_GROUP_SIZE", "3",
                 "SHMEM_BROADCAST_ALGORITHM", "hierarchical",
-                "SHMEM_TEAM_SCRATCH_SIZE", "2K"));
+                "SHMEM_TEAM_SCRATCH_SIZE", "2K"),
+            Map.of("SHMEM_REDUCE_ALGORITHM", "direct", "SHMEM_BARRIER_ALGORITHM", "linear"));
         final List<Arguments> args = new ArrayList<>();
         for (final int n : new int[] {1, 2, 3, 4, 5, 8})
         {

@@ -30,6 +30,7 @@ import java.lang.foreign.MemorySegment;
 final class Channel
 {
     private static final int STEP_BITS = 20;
+    private static final int WORK_BYTES = 16 << 10;
 
     final ShmemContext ctx;
     final SymmetricLongs sig;
@@ -42,6 +43,7 @@ final class Channel
     final String prefix;
     private long seq;
     private long scratchPhase;
+    private MemorySegment work;
 
     Channel(final ShmemContext ctx, final TeamSlot slot, final int start, final int stride, final int size, final int me,
         final String prefix)
@@ -103,6 +105,20 @@ final class Channel
     void await(final int rank, final int step)
     {
         sig.waitUntil(rank, Cmp.GE, value(step));
+    }
+
+    /**
+     * @return this member's private accumulator for reductions that combine in place of the scratch
+     *         (16 KiB, made on first use; on the Java heap like the scratch-based algorithms' accumulators,
+     *         so the combine loop sees one kind of segment on each side)
+     */
+    MemorySegment work()
+    {
+        if (work == null)
+        {
+            work = MemorySegment.ofArray(new long[WORK_BYTES / 8]);
+        }
+        return work;
     }
 
     // ------------------------------------------------------------------ scratch

@@ -7,7 +7,9 @@ import io.jshmem.SymmetricMemory;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Reductions and scans. Contributions travel through the team slot's scratch in chunks that fit it
+ * Reductions and scans. {@link #reduceDirect} (members that map each other's heaps) loads the members'
+ * sources directly and needs no scratch. In the other algorithms contributions travel through the team
+ * slot's scratch in chunks that fit it
  * (pipelined: one scratch phase per chunk); partial results are combined in this PE's Java heap and the
  * result is stored into this PE's dest at the end of each chunk, which makes {@code dest == src} (in
  * place) safe. Every member computes the result with the same combination tree, so floating-point
@@ -179,6 +181,59 @@ final class Reductions
             final MemorySegment data = mine.asSlice((destIndex + from(count, n, b)) * eb, length(count, n, b) * eb);
             c.putSignal(dest, destIndex + from(count, n, b), data, right, n - 1 + s);
             c.await(left, n - 1 + s);
+        }
+    }
+
+    /**
+     * Direct, for teams whose members all map each other's heaps (the p2p path): after a sync (every
+     * member's source is ready), member r reduces block r of the elements by loading it from every
+     * member's source, in rank order, into an accumulator of {@link Channel#work()} size, and stores each
+     * piece of the result into every member's dest; then it signals every member, and a member returns
+     * once all the others have signalled (its dest is complete and nobody reads its source any more).
+     * Two synchronisations whatever the size, no scratch and no chunking, every element loaded N times
+     * and stored N times across the team, and the members work on their blocks in parallel. In place
+     * (dest == src) is safe: block r of any member's source is read only by member r, before it stores
+     * block r. Each element is combined by one member in rank order, so float results are identical on
+     * every member.
+     *
+     * @param dests every member's copy of dest (team rank order), each starting at element 0 of the result
+     * @param srcs every member's copy of src (team rank order), each starting at element 0
+     */
+    static void reduceDirect(final Channel c, final ElementMath m, final ReduceOp op, final MemorySegment[] dests,
+        final MemorySegment[] srcs, final long count)
+    {
+        c.next();
+        Collectives.syncDissemination(c);
+        final int n = c.size;
+        final int eb = m.bytes;
+        final MemorySegment work = c.work();
+        final long piece = work.byteSize() / eb;
+        final long lo = from(count, n, c.me);
+        final long len = length(count, n, c.me);
+        for (long p = 0; p < len; p += piece)
+        {
+            final long k = Math.min(piece, len - p);
+            final long off = (lo + p) * eb;
+            final long bytes = k * eb;
+            final MemorySegment acc = work.asSlice(0, bytes);
+            MemorySegment.copy(srcs[0], off, acc, 0, bytes);
+            for (int r = 1; r < n; r++)
+            {
+                m.combine(op, acc, srcs[r].asSlice(off, bytes), k);
+            }
+            for (int d = 0; d < n; d++)
+            {
+                MemorySegment.copy(acc, 0, dests[(c.me + d) % n], off, bytes);
+            }
+        }
+        c.ctx.fence(); // the stores into the members' dest are visible before the signals that announce them
+        for (int d = 1; d < n; d++)
+        {
+            c.signal((c.me + d) % n, 1);
+        }
+        for (int d = 1; d < n; d++)
+        {
+            c.await((c.me - d + n) % n, 1);
         }
     }
 
