@@ -20,6 +20,7 @@
 static int me;
 static int n;
 static int quick;
+static int recording = 1; /* 0 during the warm-up passes: results_add drops the values */
 
 /* ------------------------------------------------------------------------------------------------
  * Results: Results.java in C. Rows keep first-insertion order, like its LinkedHashMap.
@@ -40,6 +41,10 @@ static int row_count;
 
 static void results_add(const char *benchmark, long size, const char *unit, double value)
 {
+    if (!recording)
+    {
+        return;
+    }
     row_t *r = NULL;
     for (int i = 0; i < row_count; i++)
     {
@@ -173,13 +178,17 @@ static inline long now_ns(void)
 }
 
 /* Parses --reps N, --quick and --csv FILE (the Java programs' options); anything else exits with 2. */
-static void bench_parse_args(int argc, char **argv, int *reps, const char **csv)
+static void bench_parse_args(int argc, char **argv, int *reps, int *warmup, const char **csv)
 {
     for (int i = 1; i < argc; i++)
     {
         if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
         {
             *reps = atoi(argv[++i]);
+        }
+        else if (strcmp(argv[i], "--warmup") == 0 && i + 1 < argc)
+        {
+            *warmup = atoi(argv[++i]);
         }
         else if (strcmp(argv[i], "--quick") == 0)
         {
@@ -191,7 +200,7 @@ static void bench_parse_args(int argc, char **argv, int *reps, const char **csv)
         }
         else
         {
-            fprintf(stderr, BENCH_PROGRAM ": unknown or incomplete option %s (--reps N, --quick, --csv FILE)\n", argv[i]);
+            fprintf(stderr, BENCH_PROGRAM ": unknown or incomplete option %s (--reps N, --warmup N, --quick, --csv FILE)\n", argv[i]);
             exit(2);
         }
     }

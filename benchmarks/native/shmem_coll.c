@@ -2,7 +2,7 @@
  * shmem_coll: the native twin of io.jshmem.bench.CollectivesBench, written against the OpenSHMEM C API.
  *
  * Same rows (identical benchmark names, sizes and units, so benchmarks/compare-native joins them),
- * same loop structure, warm-up (one unrecorded pass over every row first, then max(5, iters / 10)
+ * same loop structure, warm-up (--warmup unrecorded passes over every row first, default 1, then max(5, iters / 10)
  * calls between two barrier_all before each timed loop), iteration counts
  * (CollectivesBench.iters) and timing: every PE times its own loop (CLOCK_MONOTONIC here,
  * System.nanoTime there), the per-call averages are MAX-reduced and PE 0 records the slowest PE's
@@ -21,7 +21,7 @@
  * negligible next to the transfer. Both are printed as "# note:" lines (repeated by compare-native).
  *
  * Build: oshcc -O2 -o shmem_coll shmem_coll.c    (or: make -C benchmarks/native)
- * Run:   oshrun -np 4 ./shmem_coll [--reps N] [--quick] [--csv FILE]
+ * Run:   oshrun -np 4 ./shmem_coll [--reps N] [--warmup N] [--quick] [--csv FILE]
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -103,8 +103,6 @@ static void op_alltoall(void)
 }
 
 /* Every PE times iters calls; PE 0 records the slowest PE's average in microseconds. */
-static int recording; /* 0 during the warm-up pass */
-
 static void measure(const char *name, long size, int iters, void (*op)(void))
 {
     cur_size = size;
@@ -124,7 +122,7 @@ static void measure(const char *name, long size, int iters, void (*op)(void))
     timing[0] = (double)(t1 - t0) / 1e3 / iters;
     shmem_barrier_all();
     shmem_double_max_to_all(&timing[1], &timing[0], 1, 0, 0, n, timing_wrk, timing_psync);
-    if (me == 0 && recording)
+    if (me == 0)
     {
         results_add(name, size, "us", timing[1]);
     }
@@ -168,8 +166,9 @@ static void run_all(void)
 int main(int argc, char **argv)
 {
     int reps = 5;
+    int warmup = 1;
     const char *csv = NULL;
-    bench_parse_args(argc, argv, &reps, &csv);
+    bench_parse_args(argc, argv, &reps, &warmup, &csv);
     if (SHMEM_BARRIER_SYNC_SIZE > SYNC_SIZE_MAX || SHMEM_BCAST_SYNC_SIZE > SYNC_SIZE_MAX || SHMEM_COLLECT_SYNC_SIZE > SYNC_SIZE_MAX
         || SHMEM_REDUCE_SYNC_SIZE > SYNC_SIZE_MAX || SHMEM_ALLTOALL_SYNC_SIZE > SYNC_SIZE_MAX)
     {
@@ -185,7 +184,11 @@ int main(int argc, char **argv)
     me = shmem_my_pe();
     n = shmem_n_pes();
     shmem_barrier_all(); /* every PE's pSync is initialized before anyone uses it */
-    run_all(); /* the warm-up pass, as CollectivesBench's (which lets the JIT compile every collective) */
+    recording = 0; /* the warm-up passes, as CollectivesBench's (which let the JIT compile every collective) */
+    for (int w = 0; w < warmup; w++)
+    {
+        run_all();
+    }
     recording = 1;
     for (int r = 0; r < reps; r++)
     {

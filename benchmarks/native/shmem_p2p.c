@@ -12,7 +12,7 @@
  * which is then emulated with put + fence + atomic_set and waited for with wait_until.
  *
  * Build: oshcc -O2 -o shmem_p2p shmem_p2p.c      (or: make -C benchmarks/native)
- * Run:   oshrun -np 2 ./shmem_p2p [--reps N] [--quick] [--csv FILE]
+ * Run:   oshrun -np 2 ./shmem_p2p [--reps N] [--warmup N] [--quick] [--csv FILE]
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -272,8 +272,9 @@ static void run_all(void)
 int main(int argc, char **argv)
 {
     int reps = 7;
+    int warmup = 4;
     const char *csv = NULL;
-    bench_parse_args(argc, argv, &reps, &csv);
+    bench_parse_args(argc, argv, &reps, &warmup, &csv);
 
     shmem_init();
     me = shmem_my_pe();
@@ -283,6 +284,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "shmem_p2p needs at least 2 PEs (oshrun -np 2 ...)\n");
         shmem_global_exit(2);
     }
+    recording = 0; /* the warm-up passes, as P2pBench's (which let the JIT reach its final code) */
+    for (int w = 0; w < warmup; w++)
+    {
+        run_all();
+    }
+    recording = 1;
     for (int r = 0; r < reps; r++)
     {
         run_all();

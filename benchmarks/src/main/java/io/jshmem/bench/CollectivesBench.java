@@ -14,13 +14,13 @@ import java.util.List;
  * OSU-style collective latency over WORLD (osu_barrier, osu_bcast, osu_allgather, osu_alltoall,
  * osu_allreduce): for each size, every PE times back-to-back calls, the table reports the slowest PE's
  * average per call (a MAX reduction), and repetitions ({@code --reps}, default 5) give the median, min
- * and max. One unrecorded pass over every row comes first, so that the JIT has compiled every
- * collective before anything is timed (without it the first repetition of the first sizes measures
- * compilation: 20-50 µs per 8-byte reduce instead of 0.4). Sizes are bytes per PE (broadcast and reduce: the whole message; fcollect and alltoall: one
+ * and max. {@code --warmup} unrecorded passes over every row (default 1) come first, so that the JIT
+ * has compiled every collective before anything is timed (without them the first repetition of the
+ * first sizes measures compilation: 20-50 µs per 8-byte reduce instead of 0.4). Sizes are bytes per PE (broadcast and reduce: the whole message; fcollect and alltoall: one
  * PE's block). The algorithm is the automatic choice unless {@code SHMEM_<COLLECTIVE>_ALGORITHM} forces
  * one. PE 0 prints the table.
  * <p>
- * Run: {@code benchmarks/run-collectives -np 4 [--reps N] [--quick] [--only TEXT] [--csv FILE]}; {@code --only}
+ * Run: {@code benchmarks/run-collectives -np 4 [--reps N] [--warmup N] [--quick] [--only TEXT] [--csv FILE]}; {@code --only}
  * runs only the rows whose name contains TEXT (e.g. {@code reduce}).
  */
 public final class CollectivesBench
@@ -35,7 +35,6 @@ public final class CollectivesBench
     private final Results results = new Results();
     private final SymmetricDoubles timing;
     private final String only;
-    private boolean recording;
 
     private CollectivesBench(final Shmem shmem, final boolean quick, final String only)
     {
@@ -61,16 +60,11 @@ public final class CollectivesBench
             only = rest.remove(o + 1);
             rest.remove(o);
         }
-        final Results.Options options = Results.Options.parse(rest.toArray(String[]::new), 5, false);
+        final Results.Options options = Results.Options.parse(rest.toArray(String[]::new), 5, 1, false);
         try (Shmem shmem = Shmem.init())
         {
             final CollectivesBench bench = new CollectivesBench(shmem, options.quick(), only);
-            bench.runAll(); // the warm-up pass
-            bench.recording = true;
-            for (int r = 0; r < options.reps(); r++)
-            {
-                bench.runAll();
-            }
+            bench.results.run(options, bench::runAll);
             bench.results.report(shmem, "jshmem collectives over WORLD, " + shmem.nPes() + " PEs, " + options.reps() +
                 " repetitions, medians of the slowest PE's average per call", options);
         }
@@ -132,7 +126,7 @@ public final class CollectivesBench
         timing.setLocal(0, (t1 - t0) / 1e3 / iters);
         shmem.barrierAll();
         world.reduce(ReduceOp.MAX, timing.slice(1, 1), timing.slice(0, 1), 1);
-        if (shmem.myPe() == 0 && recording)
+        if (shmem.myPe() == 0)
         {
             results.add(name, size, "us", timing.getLocal(1));
         }

@@ -33,12 +33,16 @@ final class Results
         }
     }
 
-    /** The benchmark programs' command line: {@code --reps N --quick [--heap-arrays] --csv FILE}. */
-    record Options(int reps, boolean quick, boolean heapArrays, String csv)
+    /**
+     * The benchmark programs' command line: {@code --reps N --warmup N --quick [--heap-arrays] --csv FILE}.
+     * {@code --warmup} passes run every row unrecorded before the {@code --reps} recorded ones.
+     */
+    record Options(int reps, int warmup, boolean quick, boolean heapArrays, String csv)
     {
-        static Options parse(final String[] args, final int defaultReps, final boolean acceptHeapArrays)
+        static Options parse(final String[] args, final int defaultReps, final int defaultWarmup, final boolean acceptHeapArrays)
         {
             int reps = defaultReps;
+            int warmup = defaultWarmup;
             boolean quick = false;
             boolean heapArrays = false;
             String csv = null;
@@ -47,6 +51,7 @@ final class Results
                 switch (args[i])
                 {
                     case "--reps" -> reps = Integer.parseInt(args[++i]);
+                    case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                     case "--quick" -> quick = true;
                     case "--csv" -> csv = args[++i];
                     case "--heap-arrays" ->
@@ -57,15 +62,16 @@ final class Results
                         }
                         heapArrays = true;
                     }
-                    default -> throw new IllegalArgumentException("unknown option " + args[i] + " (--reps N, --quick, " +
+                    default -> throw new IllegalArgumentException("unknown option " + args[i] + " (--reps N, --warmup N, --quick, " +
                         (acceptHeapArrays ? "--heap-arrays, " : "") + "--csv FILE)");
                 }
             }
-            return new Options(reps, quick, heapArrays, csv);
+            return new Options(reps, warmup, quick, heapArrays, csv);
         }
     }
 
     private final Map<String, Row> rows = new LinkedHashMap<>();
+    private boolean recording = true;
 
     /** On PE 0: prints the table under the title and writes the CSV if the options ask for one. */
     void report(final io.jshmem.Shmem shmem, final String title, final Options options) throws java.io.IOException
@@ -81,8 +87,27 @@ final class Results
         }
     }
 
+    /** Runs {@code pass} {@code warmup} times with {@link #add} ignored, then {@code reps} times recorded. */
+    void run(final Options options, final Runnable pass)
+    {
+        recording = false;
+        for (int w = 0; w < options.warmup(); w++)
+        {
+            pass.run();
+        }
+        recording = true;
+        for (int r = 0; r < options.reps(); r++)
+        {
+            pass.run();
+        }
+    }
+
     void add(final String benchmark, final long size, final String unit, final double value)
     {
+        if (!recording)
+        {
+            return;
+        }
         rows.computeIfAbsent(benchmark + "\u0000" + size, k -> new Row(benchmark, size, unit, new ArrayList<>())).values().add(value);
     }
 
