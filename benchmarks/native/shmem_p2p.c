@@ -93,80 +93,101 @@ static void put_window(char *buf, const char *src, long size)
     shmem_quiet();
 }
 
-static void ping_pong(long *words)
+/* Rounds first..last of the p + wait_until ping-pong on PE 0 or 1 (P2pBench.pingPongP); returns the ns taken. */
+static long ping_pong_p(long *words, int first, int last)
 {
-    const int iters = quick ? 5000 : 50000;
-    const int warm = iters / 10;
-    long one[1];
-    long t0 = 0;
-
-    /* p + wait_until on word 0; the value is the round number */
-    words[0] = 0;
-    words[1] = 0;
-    shmem_barrier_all();
-    for (int i = 1; i <= warm + iters; i++)
+    const long t0 = now_ns();
+    if (me == 0)
     {
-        if (i == warm + 1)
-        {
-            t0 = now_ns();
-        }
-        if (me == 0)
+        for (int i = first; i <= last; i++)
         {
             shmem_long_p(&words[0], i, 1);
             shmem_long_wait_until(&words[0], SHMEM_CMP_EQ, i);
         }
-        else if (me == 1)
+    }
+    else
+    {
+        for (int i = first; i <= last; i++)
         {
             shmem_long_wait_until(&words[0], SHMEM_CMP_EQ, i);
             shmem_long_p(&words[0], i, 0);
         }
     }
-    if (me == 0)
+    return now_ns() - t0;
+}
+
+static void signal_wait(long *words, int i)
+{
+#if HAVE_PUT_SIGNAL
+    shmem_signal_wait_until((uint64_t *)&words[1], SHMEM_CMP_EQ, (uint64_t)i);
+#else
+    shmem_long_wait_until(&words[1], SHMEM_CMP_EQ, i);
+#endif
+}
+
+static void put_signal(long *words, long *one, int i, int peer)
+{
+#if HAVE_PUT_SIGNAL
+    shmem_long_put_signal(&words[2], one, 1, (uint64_t *)&words[1], (uint64_t)i, SHMEM_SIGNAL_SET, peer);
+#else
+    /* the fence orders the payload before the signal, which is put_signal's delivery guarantee */
+    shmem_long_put(&words[2], one, 1, peer);
+    shmem_fence();
+    shmem_long_atomic_set(&words[1], i, peer);
+#endif
+}
+
+/* Rounds first..last of the put_signal + signal_wait_until ping-pong (P2pBench.pingPongSignal); returns the ns taken. */
+static long ping_pong_signal(long *words, long *one, int first, int last)
+{
+    const long t0 = now_ns();
+    const int peer = 1 - me;
+    for (int i = first; i <= last; i++)
     {
-        results_add("ping-pong p + wait_until (one way)", 8, "us", (double)(now_ns() - t0) / 2e3 / iters);
+        one[0] = i;
+        if (me == 0)
+        {
+            put_signal(words, one, i, peer);
+            signal_wait(words, i);
+        }
+        else
+        {
+            signal_wait(words, i);
+            put_signal(words, one, i, peer);
+        }
+    }
+    return now_ns() - t0;
+}
+
+/* Ping-pong between PE 0 and PE 1, one way = half a round trip: warm-up rounds and timed rounds are two
+ * calls of the same loop function, as in P2pBench. */
+static void ping_pong(long *words)
+{
+    const int iters = quick ? 5000 : 50000;
+    const int warm = iters / 10;
+    long one[1];
+
+    words[0] = 0;
+    words[1] = 0;
+    shmem_barrier_all();
+    if (me <= 1)
+    {
+        ping_pong_p(words, 1, warm); /* p + wait_until on word 0; the value is the round number */
+        const long ns = ping_pong_p(words, warm + 1, warm + iters);
+        if (me == 0)
+        {
+            results_add("ping-pong p + wait_until (one way)", 8, "us", (double)ns / 2e3 / iters);
+        }
     }
     shmem_barrier_all();
-
-    /* put_signal of 8 bytes + signal_wait_until on word 1 */
-    for (int i = 1; i <= warm + iters; i++)
+    if (me <= 1)
     {
-        if (i == warm + 1)
+        ping_pong_signal(words, one, 1, warm); /* put_signal of 8 bytes + signal_wait_until on word 1 */
+        const long ns = ping_pong_signal(words, one, warm + 1, warm + iters);
+        if (me == 0)
         {
-            t0 = now_ns();
+            results_add("ping-pong put_signal + signal_wait_until (one way)", 8, "us", (double)ns / 2e3 / iters);
         }
-        one[0] = i;
-        if (me == 0 || me == 1)
-        {
-            const int peer = 1 - me;
-            if (me == 1)
-            {
-#if HAVE_PUT_SIGNAL
-                shmem_signal_wait_until((uint64_t *)&words[1], SHMEM_CMP_EQ, (uint64_t)i);
-#else
-                shmem_long_wait_until(&words[1], SHMEM_CMP_EQ, i);
-#endif
-            }
-#if HAVE_PUT_SIGNAL
-            shmem_long_put_signal(&words[2], one, 1, (uint64_t *)&words[1], (uint64_t)i, SHMEM_SIGNAL_SET, peer);
-#else
-            /* the fence orders the payload before the signal, which is put_signal's delivery guarantee */
-            shmem_long_put(&words[2], one, 1, peer);
-            shmem_fence();
-            shmem_long_atomic_set(&words[1], i, peer);
-#endif
-            if (me == 0)
-            {
-#if HAVE_PUT_SIGNAL
-                shmem_signal_wait_until((uint64_t *)&words[1], SHMEM_CMP_EQ, (uint64_t)i);
-#else
-                shmem_long_wait_until(&words[1], SHMEM_CMP_EQ, i);
-#endif
-            }
-        }
-    }
-    if (me == 0)
-    {
-        results_add("ping-pong put_signal + signal_wait_until (one way)", 8, "us", (double)(now_ns() - t0) / 2e3 / iters);
     }
     shmem_barrier_all();
 }
@@ -207,21 +228,19 @@ static void barrier(int iters)
     }
 }
 
+/* private buffers, made once in main (as P2pBench's) and written so no page is the shared zero page */
+static char *src;
+static char *dst;
+
 static void run_all(void)
 {
     char *buf = shmem_malloc(BUF_BYTES);
     long *words = shmem_calloc(WORDS, sizeof(long));
-    /* private buffers, written once so no page is the shared zero page (the JVM zeroes its arrays) */
-    char *src = malloc(BUF_BYTES);
-    char *dst = malloc(BUF_BYTES);
-    if (buf == NULL || words == NULL || src == NULL || dst == NULL)
+    if (buf == NULL || words == NULL)
     {
-        fprintf(stderr, "shmem_p2p: allocation failed on PE %d (buf=%p words=%p src=%p dst=%p)\n", me,
-            (void *)buf, (void *)words, (void *)src, (void *)dst);
+        fprintf(stderr, "shmem_p2p: allocation failed on PE %d (buf=%p words=%p)\n", me, (void *)buf, (void *)words);
         shmem_global_exit(1);
     }
-    memset(src, me + 1, BUF_BYTES);
-    memset(dst, 0, BUF_BYTES);
 
     for (long size = 8; size <= 1L << 20; size <<= 1)
     {
@@ -263,8 +282,6 @@ static void run_all(void)
     LATENCY("atomic add throughput, 1 PE (ns/op)", 8, amo_iters, shmem_long_atomic_add(&words[10], 1L, 1));
     all_hammer(words, amo_iters);
     barrier(quick ? 5000 : 50000);
-    free(dst);
-    free(src);
     shmem_free(words);
     shmem_free(buf);
 }
@@ -284,6 +301,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "shmem_p2p needs at least 2 PEs (oshrun -np 2 ...)\n");
         shmem_global_exit(2);
     }
+    src = malloc(BUF_BYTES);
+    dst = malloc(BUF_BYTES);
+    if (src == NULL || dst == NULL)
+    {
+        fprintf(stderr, "shmem_p2p: allocation of 2 x %ld bytes failed on PE %d\n", BUF_BYTES, me);
+        shmem_global_exit(1);
+    }
+    memset(src, me + 1, BUF_BYTES);
+    memset(dst, 0, BUF_BYTES);
     recording = 0; /* the warm-up passes, as P2pBench's (which let the JIT reach its final code) */
     for (int w = 0; w < warmup; w++)
     {
@@ -297,6 +323,8 @@ int main(int argc, char **argv)
     const int rc = bench_report("p2p benchmarks", "medians", reps, HAVE_PUT_SIGNAL ? NULL
         : "no shmem_put_signal in this OpenSHMEM (1.4): the put_signal row is put + fence + atomic_set, "
           "waited for with wait_until", csv);
+    free(dst);
+    free(src);
     shmem_finalize();
     return rc;
 }

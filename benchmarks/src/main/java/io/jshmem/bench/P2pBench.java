@@ -35,27 +35,40 @@ public final class P2pBench
     private final boolean quick;
     private final boolean heapArrays;
     private final Results results = new Results();
+    // Local buffers, made once: allocating the two 4 MiB arrays in every pass made G1 start a concurrent
+    // mark cycle (humongous allocations) a few seconds in, whose 8-12 ms pause and marking threads took a
+    // core from a spinning PE (one repetition's ping-pong then averaged ~10 µs). Off-heap by default: the
+    // same kind of memory a C benchmark's malloc gives. A byte[]'s data starts 16 bytes into the object,
+    // so its vector copies straddle cache lines (5-10% at >= 32 KiB).
+    private final byte[] src;
+    private final byte[] dst;
+    private final MemorySegment srcSeg;
+    private final MemorySegment dstSeg;
 
-    private P2pBench(final Shmem shmem, final boolean quick, final boolean heapArrays)
+    private P2pBench(final Shmem shmem, final boolean quick, final boolean heapArrays, final Arena arena)
     {
         this.shmem = shmem;
         this.me = shmem.myPe();
         this.n = shmem.nPes();
         this.quick = quick;
         this.heapArrays = heapArrays;
+        this.src = new byte[heapArrays ? 4 << 20 : 8];
+        this.dst = new byte[heapArrays ? 4 << 20 : 8];
+        this.srcSeg = arena.allocate(4 << 20, 4096);
+        this.dstSeg = arena.allocate(4 << 20, 4096);
     }
 
     public static void main(final String[] args) throws Exception
     {
         final Results.Options options = Results.Options.parse(args, 7, 4, true);
-        try (Shmem shmem = Shmem.init())
+        try (Shmem shmem = Shmem.init(); Arena arena = Arena.ofConfined())
         {
             if (shmem.nPes() < 2)
             {
                 System.err.println("P2pBench needs at least 2 PEs (bin/shmemrun -np 2 ...)");
                 shmem.globalExit(2);
             }
-            final P2pBench bench = new P2pBench(shmem, options.quick(), options.heapArrays());
+            final P2pBench bench = new P2pBench(shmem, options.quick(), options.heapArrays(), arena);
             bench.results.run(options, bench::runAll);
             bench.results.report(shmem, "jshmem p2p benchmarks, " + shmem.nPes() + " PEs, " + options.reps() +
                 " repetitions, medians, " + (options.heapArrays() ? "byte[] buffers" : "off-heap MemorySegment buffers"), options);
@@ -72,13 +85,6 @@ public final class P2pBench
     {
         final SymmetricBytes buf = shmem.allocateBytes(4 << 20);
         final SymmetricLongs words = shmem.allocateLongs(64);
-        final byte[] src = new byte[4 << 20];
-        final byte[] dst = new byte[4 << 20];
-        // Off-heap local buffers by default: the same kind of memory a C benchmark's malloc gives. A byte[]'s
-        // data starts 16 bytes into the object, so its vector copies straddle cache lines (5-10% at >= 32 KiB).
-        final Arena arena = Arena.ofConfined();
-        final MemorySegment srcSeg = arena.allocate(4 << 20, 4096);
-        final MemorySegment dstSeg = arena.allocate(4 << 20, 4096);
 
         for (final long size : Results.sizes(8, 1 << 20))
         {
@@ -137,7 +143,6 @@ public final class P2pBench
         barrier(quick ? 5_000 : 50_000);
         shmem.free(words);
         shmem.free(buf);
-        arena.close();
     }
 
     private void putWindow(final SymmetricBytes buf, final byte[] src, final MemorySegment srcSlice, final long size)
@@ -182,62 +187,86 @@ public final class P2pBench
         shmem.barrierAll();
     }
 
+    /**
+     * Ping-pong between PE 0 and PE 1, one way = half a round trip. The rounds run in small loop
+     * methods with no per-round branch on the round number or the PE (the warm-up rounds and the timed
+     * rounds are two calls of the same method), so that the JIT's profile of the timed code is that of
+     * the warm-up: an in-loop {@code if (i == warm + 1)} made C2 deoptimize and recompile the loop in
+     * later passes, which timed the recompilation (0.4-1.4 µs per round instead of 0.07-0.3).
+     */
     private void pingPong(final SymmetricLongs words)
     {
         final int iters = quick ? 5_000 : 50_000;
         final int warm = iters / 10;
         final long[] one = new long[1];
-        // p + wait_until on word 0; the value is the round number
         words.setLocal(0, 0);
         words.setLocal(1, 0);
         shmem.barrierAll();
-        long t0 = 0;
-        for (int i = 1; i <= warm + iters; i++)
+        if (me <= 1)
         {
-            if (i == warm + 1)
-            {
-                t0 = System.nanoTime();
-            }
+            pingPongP(words, 1, warm); // p + wait_until on word 0; the value is the round number
+            final long ns = pingPongP(words, warm + 1, warm + iters);
             if (me == 0)
+            {
+                results.add("ping-pong p + wait_until (one way)", 8, "us", ns / 2e3 / iters);
+            }
+        }
+        shmem.barrierAll();
+        if (me <= 1)
+        {
+            pingPongSignal(words, one, 1, warm); // put_signal of 8 bytes + signal_wait_until on word 1
+            final long ns = pingPongSignal(words, one, warm + 1, warm + iters);
+            if (me == 0)
+            {
+                results.add("ping-pong put_signal + signal_wait_until (one way)", 8, "us", ns / 2e3 / iters);
+            }
+        }
+        shmem.barrierAll();
+    }
+
+    /** Rounds first..last of the p + wait_until ping-pong on PE 0 or 1; @return the nanoseconds taken. */
+    private long pingPongP(final SymmetricLongs words, final int first, final int last)
+    {
+        final long t0 = System.nanoTime();
+        if (me == 0)
+        {
+            for (int i = first; i <= last; i++)
             {
                 shmem.p(words, 0, i, 1);
                 words.waitUntil(0, Cmp.EQ, i);
             }
-            else if (me == 1)
+        }
+        else
+        {
+            for (int i = first; i <= last; i++)
             {
                 words.waitUntil(0, Cmp.EQ, i);
                 shmem.p(words, 0, i, 0);
             }
         }
-        if (me == 0)
+        return System.nanoTime() - t0;
+    }
+
+    /** Rounds first..last of the put_signal + signal_wait_until ping-pong on PE 0 or 1; @return the nanoseconds taken. */
+    private long pingPongSignal(final SymmetricLongs words, final long[] one, final int first, final int last)
+    {
+        final long t0 = System.nanoTime();
+        final int peer = 1 - me;
+        for (int i = first; i <= last; i++)
         {
-            results.add("ping-pong p + wait_until (one way)", 8, "us", (System.nanoTime() - t0) / 2e3 / iters);
-        }
-        shmem.barrierAll();
-        // put_signal of 8 bytes + signal_wait_until on word 1
-        for (int i = 1; i <= warm + iters; i++)
-        {
-            if (i == warm + 1)
-            {
-                t0 = System.nanoTime();
-            }
             one[0] = i;
             if (me == 0)
             {
-                shmem.putSignal(words, 2, one, 0, 1, words, 1, i, SignalOp.SET, 1);
+                shmem.putSignal(words, 2, one, 0, 1, words, 1, i, SignalOp.SET, peer);
                 words.signalWaitUntil(1, Cmp.EQ, i);
             }
-            else if (me == 1)
+            else
             {
                 words.signalWaitUntil(1, Cmp.EQ, i);
-                shmem.putSignal(words, 2, one, 0, 1, words, 1, i, SignalOp.SET, 0);
+                shmem.putSignal(words, 2, one, 0, 1, words, 1, i, SignalOp.SET, peer);
             }
         }
-        if (me == 0)
-        {
-            results.add("ping-pong put_signal + signal_wait_until (one way)", 8, "us", (System.nanoTime() - t0) / 2e3 / iters);
-        }
-        shmem.barrierAll();
+        return System.nanoTime() - t0;
     }
 
     private void allHammer(final SymmetricLongs words, final int iters)
