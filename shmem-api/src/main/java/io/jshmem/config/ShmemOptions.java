@@ -85,8 +85,11 @@ public final class ShmemOptions
         t -> "auto".equalsIgnoreCase(t.strip()) ? Integer.valueOf(-1) : positiveInt(t));
 
     /** Yields of a wait before it starts parking. */
-    public static final Option<Integer> WAIT_YIELDS = Option.of("SHMEM_WAIT_YIELDS", null, "2000",
-        "runtime", "Thread.yield polls of a wait after spinning, before short parks.", ShmemOptions::positiveInt);
+    public static final Option<Integer> WAIT_YIELDS = Option.of("SHMEM_WAIT_YIELDS", null, "auto",
+        "runtime", "Thread.yield polls of a wait after spinning, before short parks; auto: never park while this node runs " +
+            "no more PEs than it has cores (a parked PE's core goes idle, which costs wake-up latency and, in a VM, its " +
+            "placement), 2000 when it runs more.",
+        t -> "auto".equalsIgnoreCase(t.strip()) ? Integer.valueOf(-1) : positiveInt(t));
 
     // ---------------------------------------------------------------- collectives
 

@@ -78,7 +78,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         this.n = bootstrap.size();
         this.prefix = ShmemException.pePrefix(me, n);
         this.debug = config.isSet(ShmemOptions.DEBUG);
-        this.waitIdle = new WaitIdle(bootstrap, prefix, waitSpins(config, bootstrap), config.get(ShmemOptions.WAIT_YIELDS));
+        this.waitIdle = new WaitIdle(bootstrap, prefix, waitSpins(config, bootstrap), waitYields(config, bootstrap));
         this.rma = new RmaEngine(this, p2p.heaps());
         this.allocations = new HeapAllocations(this, bootstrap, heapFile.dataSize(), debug);
         // The team slot pool (teams module), WORLD's sync words included. Not zeroed here: the heap file is new,
@@ -166,6 +166,23 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             return configured;
         }
         return bootstrap.nodeSize() > Runtime.getRuntime().availableProcessors() ? 20 : 1000;
+    }
+
+    /**
+     * @return yields before parking, or -1 for never: a PE that parks leaves its core idle, and waking it
+     *         costs latency (in a VM the idle vCPU may also be moved to another physical core: measured on
+     *         this project's 2-vCPU VMs, the 2-PE ping-pong ran at the slow 0.28 µs placement in about half of
+     *         the repetitions with parking in the barriers between tests and in 1 of 8 runs without). When
+     *         PEs outnumber cores, parking is what lets the PE being waited for run.
+     */
+    private static int waitYields(final ShmemConfig config, final Bootstrap bootstrap)
+    {
+        final int configured = config.get(ShmemOptions.WAIT_YIELDS);
+        if (configured >= 0)
+        {
+            return configured;
+        }
+        return bootstrap.nodeSize() > Runtime.getRuntime().availableProcessors() ? 2000 : -1;
     }
 
     /**

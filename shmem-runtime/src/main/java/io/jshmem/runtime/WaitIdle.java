@@ -10,7 +10,7 @@ import java.util.concurrent.locks.LockSupport;
  * {@link Thread#onSpinWait()} for {@code SHMEM_WAIT_SPINS} polls (sub-microsecond wake-ups while cores
  * are free), then {@link Thread#yield()} for {@code SHMEM_WAIT_YIELDS} polls (a waiter gives its core
  * to the PE it waits for when PEs outnumber cores), then short parks that grow to 200 µs (a long wait
- * costs little CPU). Every step past the first spins checks whether the job failed, so a wait notices
+ * costs little CPU); with yields -1 (the default while PEs do not outnumber cores) it never parks. Every step past the first spins checks whether the job failed, so a wait notices
  * a lost PE or a global exit and throws instead of waiting forever. Stateless: safe from any thread.
  */
 final class WaitIdle
@@ -27,7 +27,7 @@ final class WaitIdle
         this.bootstrap = bootstrap;
         this.prefix = prefix;
         this.spins = spins;
-        this.spinsAndYields = spins + yields;
+        this.spinsAndYields = yields < 0 ? Integer.MAX_VALUE : (int)Math.min(Integer.MAX_VALUE, (long)spins + yields);
     }
 
     int idle(final int count)
@@ -42,10 +42,10 @@ final class WaitIdle
             return count + 1;
         }
         checkFailure();
-        if (count < spinsAndYields)
+        if (count < spinsAndYields || spinsAndYields == Integer.MAX_VALUE)
         {
             Thread.yield();
-            return count + 1;
+            return count == Integer.MAX_VALUE ? count : count + 1;
         }
         final int parked = count - spinsAndYields;
         LockSupport.parkNanos(parked < 100 ? 10_000L : parked < 1000 ? 50_000L : 200_000L);
