@@ -145,7 +145,7 @@ def coll_rows(entries):
     return by_side, order
 
 
-def coll_table(entries, reps):
+def coll_table(entries, reps, runs=1):
     by_side, order = coll_rows(entries)
     if not by_side:
         return ""
@@ -154,8 +154,9 @@ def coll_table(entries, reps):
     pes = sorted({k[2] for k in keys})
     out = ["", f"## Collectives over all PEs vs PEs ({', '.join(map(str, pes))} PEs)", "",
            f"jshmem: CollectivesBench on the team WORLD; native: shmem_coll, OpenSHMEM 1.4 active-set collectives over all PEs. "
-           f"One run per side and PE count{f', {reps} repetitions' if reps else ''}; each cell: median (min–max) of the "
-           "repetitions of the slowest PE's average per call, µs, lower is better. Size: bytes per PE (broadcast and reduce: the "
+           f"{'One run' if runs == 1 else f'{runs} runs (alternating)'} per side and PE count{f', {reps} repetitions' if reps else ''}"
+           f"; each cell: median (min–max) of the repetitions{'' if runs == 1 else ' of all runs'} of the slowest PE's average "
+           "per call, µs, lower is better. Size: bytes per PE (broadcast and reduce: the "
            "message; fcollect and alltoall: one PE's block).", "",
            "| Operation | Size | PEs | jshmem µs | native µs | jshmem/native | Winner |", "|---|---:|---:|---:|---:|---:|---|"]
     for key in keys:
@@ -197,7 +198,7 @@ def markdown(jshmem, native, args):
         better = "lower" if unit in LOWER_IS_BETTER else "higher"
         out.append(f"| {benchmark} | {human_size(benchmark, size)} | {unit} | {better} | {cell(j)} | {cell(n)} | {ratio} | {win} |")
     return ("\n".join(out) + "\n" + (scale_table(args.scale) if args.scale else "")
-            + (coll_table(args.coll, args.coll_reps) if args.coll else ""))
+            + (coll_table(args.coll, args.coll_reps, args.coll_runs) if args.coll else ""))
 
 
 def series(rows, benchmark):
@@ -359,6 +360,7 @@ def main():
     p.add_argument("--coll", action="append",
                    help="NP:SIDE:CSV of CollectivesBench (jshmem) or shmem_coll (native) at NP PEs (repeatable): the collectives section")
     p.add_argument("--coll-reps", type=int, help="repetitions per collectives run, for the section's text")
+    p.add_argument("--coll-runs", type=int, default=1, help="runs per side and PE count, for the section's text")
     args = p.parse_args()
 
     jshmem, native = read_csv(args.jshmem), read_csv(args.native)
