@@ -2,7 +2,7 @@
  * shmem_coll: the native twin of io.jshmem.bench.CollectivesBench, written against the OpenSHMEM C API.
  *
  * Same rows (identical benchmark names, sizes and units, so benchmarks/compare-native joins them),
- * same loop structure, warm-up (--warmup unrecorded passes over every row first, default 1, then max(5, iters / 10)
+ * same loop structure, warm-up (--warmup unrecorded passes over every row first, default 3, then max(5, iters / 10)
  * calls between two barrier_all before each timed loop), iteration counts
  * (CollectivesBench.iters) and timing: every PE times its own loop (CLOCK_MONOTONIC here,
  * System.nanoTime there), the per-call averages are MAX-reduced and PE 0 records the slowest PE's
@@ -166,7 +166,7 @@ static void run_all(void)
 int main(int argc, char **argv)
 {
     int reps = 5;
-    int warmup = 1;
+    int warmup = 3;
     const char *csv = NULL;
     bench_parse_args(argc, argv, &reps, &warmup, &csv);
     if (SHMEM_BARRIER_SYNC_SIZE > SYNC_SIZE_MAX || SHMEM_BCAST_SYNC_SIZE > SYNC_SIZE_MAX || SHMEM_COLLECT_SYNC_SIZE > SYNC_SIZE_MAX

@@ -14,9 +14,10 @@ import java.util.List;
  * OSU-style collective latency over WORLD (osu_barrier, osu_bcast, osu_allgather, osu_alltoall,
  * osu_allreduce): for each size, every PE times back-to-back calls, the table reports the slowest PE's
  * average per call (a MAX reduction), and repetitions ({@code --reps}, default 5) give the median, min
- * and max. {@code --warmup} unrecorded passes over every row (default 1) come first, so that the JIT
- * has compiled every collective before anything is timed (without them the first repetition of the
- * first sizes measures compilation: 20-50 µs per 8-byte reduce instead of 0.4). Sizes are bytes per PE (broadcast and reduce: the whole message; fcollect and alltoall: one
+ * and max. {@code --warmup} unrecorded passes over every row (default 3) come first, so that the JIT
+ * has compiled every collective before anything is timed (with none, the first repetition of the first
+ * sizes measured compilation: 20-50 µs per 8-byte reduce instead of 0.4; with one, the first recorded
+ * repetition still timed 1.4-9.5 µs per 8-byte reduce and 0.5-0.7 µs per 2-PE sync instead of 0.09). Sizes are bytes per PE (broadcast and reduce: the whole message; fcollect and alltoall: one
  * PE's block). The algorithm is the automatic choice unless {@code SHMEM_<COLLECTIVE>_ALGORITHM} forces
  * one. PE 0 prints the table.
  * <p>
@@ -60,7 +61,7 @@ public final class CollectivesBench
             only = rest.remove(o + 1);
             rest.remove(o);
         }
-        final Results.Options options = Results.Options.parse(rest.toArray(String[]::new), 5, 1, false);
+        final Results.Options options = Results.Options.parse(rest.toArray(String[]::new), 5, 3, false);
         try (Shmem shmem = Shmem.init())
         {
             final CollectivesBench bench = new CollectivesBench(shmem, options.quick(), only);
