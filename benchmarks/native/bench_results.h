@@ -20,7 +20,6 @@
 static int me;
 static int n;
 static int quick;
-static int recording = 1; /* 0 during the warm-up passes: results_add drops the values */
 
 /* ------------------------------------------------------------------------------------------------
  * Results: Results.java in C. Rows keep first-insertion order, like its LinkedHashMap.
@@ -39,12 +38,19 @@ typedef struct
 static row_t rows[MAX_ROWS];
 static int row_count;
 
+/* Forgets every recorded value (after the warm-up passes, as Results.run). */
+static void results_clear(void)
+{
+    for (int i = 0; i < row_count; i++)
+    {
+        free(rows[i].values);
+        memset(&rows[i], 0, sizeof rows[i]);
+    }
+    row_count = 0;
+}
+
 static void results_add(const char *benchmark, long size, const char *unit, double value)
 {
-    if (!recording)
-    {
-        return;
-    }
     row_t *r = NULL;
     for (int i = 0; i < row_count; i++)
     {

@@ -184,12 +184,11 @@ int main(int argc, char **argv)
     me = shmem_my_pe();
     n = shmem_n_pes();
     shmem_barrier_all(); /* every PE's pSync is initialized before anyone uses it */
-    recording = 0; /* the warm-up passes, as CollectivesBench's (which let the JIT compile every collective) */
-    for (int w = 0; w < warmup; w++)
+    for (int w = 0; w < warmup; w++) /* the warm-up passes, as the Java side's; their values are then dropped */
     {
         run_all();
     }
-    recording = 1;
+    results_clear();
     for (int r = 0; r < reps; r++)
     {
         run_all();

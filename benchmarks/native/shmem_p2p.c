@@ -310,12 +310,11 @@ int main(int argc, char **argv)
     }
     memset(src, me + 1, BUF_BYTES);
     memset(dst, 0, BUF_BYTES);
-    recording = 0; /* the warm-up passes, as P2pBench's (which let the JIT reach its final code) */
-    for (int w = 0; w < warmup; w++)
+    for (int w = 0; w < warmup; w++) /* the warm-up passes, as the Java side's; their values are then dropped */
     {
         run_all();
     }
-    recording = 1;
+    results_clear();
     for (int r = 0; r < reps; r++)
     {
         run_all();

@@ -71,7 +71,6 @@ final class Results
     }
 
     private final Map<String, Row> rows = new LinkedHashMap<>();
-    private boolean recording = true;
 
     /** On PE 0: prints the table under the title and writes the CSV if the options ask for one. */
     void report(final io.jshmem.Shmem shmem, final String title, final Options options) throws java.io.IOException
@@ -87,15 +86,19 @@ final class Results
         }
     }
 
-    /** Runs {@code pass} {@code warmup} times with {@link #add} ignored, then {@code reps} times recorded. */
+    /**
+     * Runs {@code pass} {@code warmup} times, forgets what they recorded, then runs it {@code reps} times.
+     * The warm-up passes record exactly as the others (no "recording" flag in {@link #add}): a branch
+     * that flips when recording starts made C2 deoptimize the inlined benchmark loop at the first
+     * recorded pass, which then timed the interpreter.
+     */
     void run(final Options options, final Runnable pass)
     {
-        recording = false;
         for (int w = 0; w < options.warmup(); w++)
         {
             pass.run();
         }
-        recording = true;
+        rows.clear();
         for (int r = 0; r < options.reps(); r++)
         {
             pass.run();
@@ -104,10 +107,6 @@ final class Results
 
     void add(final String benchmark, final long size, final String unit, final double value)
     {
-        if (!recording)
-        {
-            return;
-        }
         rows.computeIfAbsent(benchmark + "\u0000" + size, k -> new Row(benchmark, size, unit, new ArrayList<>())).values().add(value);
     }
 
