@@ -165,7 +165,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         {
             return configured;
         }
-        return bootstrap.nodeSize() > Runtime.getRuntime().availableProcessors() ? 20 : 1000;
+        return oversubscribed(bootstrap) ? 20 : 1000;
     }
 
     /**
@@ -182,7 +182,13 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         {
             return configured;
         }
-        return bootstrap.nodeSize() > Runtime.getRuntime().availableProcessors() ? 2000 : -1;
+        return oversubscribed(bootstrap) ? 2000 : -1;
+    }
+
+    /** @return whether this node runs more PEs than it has cores. */
+    private static boolean oversubscribed(final Bootstrap bootstrap)
+    {
+        return bootstrap.nodeSize() > Runtime.getRuntime().availableProcessors();
     }
 
     /**

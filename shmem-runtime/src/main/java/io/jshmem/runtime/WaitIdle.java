@@ -10,7 +10,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@link Thread#onSpinWait()} for {@code SHMEM_WAIT_SPINS} polls (sub-microsecond wake-ups while cores
  * are free), then {@link Thread#yield()} for {@code SHMEM_WAIT_YIELDS} polls (a waiter gives its core
  * to the PE it waits for when PEs outnumber cores), then short parks that grow to 200 µs (a long wait
- * costs little CPU); with yields -1 (the default while PEs do not outnumber cores) it never parks. Every step past the first spins checks whether the job failed, so a wait notices
+ * costs little CPU); with yields -1 (the default while PEs do not outnumber cores) it never parks.
+ * Every step past the first spins checks whether the job failed, so a wait notices
  * a lost PE or a global exit and throws instead of waiting forever. Stateless: safe from any thread.
  */
 final class WaitIdle
@@ -21,13 +22,15 @@ final class WaitIdle
     private final String prefix;
     private final int spins;
     private final int spinsAndYields;
+    private final boolean parks;
 
     WaitIdle(final Bootstrap bootstrap, final String prefix, final int spins, final int yields)
     {
         this.bootstrap = bootstrap;
         this.prefix = prefix;
         this.spins = spins;
-        this.spinsAndYields = yields < 0 ? Integer.MAX_VALUE : (int)Math.min(Integer.MAX_VALUE, (long)spins + yields);
+        this.spinsAndYields = (int)Math.min(Integer.MAX_VALUE, (long)spins + Math.max(0, yields));
+        this.parks = yields >= 0;
     }
 
     int idle(final int count)
@@ -42,7 +45,7 @@ final class WaitIdle
             return count + 1;
         }
         checkFailure();
-        if (count < spinsAndYields || spinsAndYields == Integer.MAX_VALUE)
+        if (count < spinsAndYields || !parks)
         {
             Thread.yield();
             return count == Integer.MAX_VALUE ? count : count + 1;

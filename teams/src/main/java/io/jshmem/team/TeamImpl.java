@@ -378,6 +378,12 @@ final class TeamImpl extends Team
         return allMapped;
     }
 
+    /** @return whether the automatic choice takes the one-round (linear) algorithm: small teams, or mapped ones up to {@link #LINEAR_MAX_MAPPED}. */
+    private boolean oneRound()
+    {
+        return size <= 4 || size <= LINEAR_MAX_MAPPED && allMapped();
+    }
+
     private void barrier()
     {
         switch (registry.barrierAlgorithm)
@@ -511,7 +517,7 @@ final class TeamImpl extends Team
         String alg = algorithm;
         if (alg.equals("auto"))
         {
-            alg = size <= 4 || size <= LINEAR_MAX_MAPPED && allMapped() ? "linear"
+            alg = oneRound() ? "linear"
                 : offsets[size] * eb <= 64 * 1024 ? "recursive_doubling" : "ring";
         }
         switch (alg)
@@ -558,7 +564,7 @@ final class TeamImpl extends Team
     private boolean pairwise()
     {
         final String alg = registry.alltoallAlgorithm;
-        return alg.equals("pairwise") || alg.equals("auto") && size > 4 && !(size <= LINEAR_MAX_MAPPED && allMapped());
+        return alg.equals("pairwise") || alg.equals("auto") && !oneRound();
     }
 
     @Override
@@ -611,7 +617,7 @@ final class TeamImpl extends Team
             if (alg.equals("auto"))
             {
                 alg = hierarchy().isTwoLevel() && bytes < 64 * 1024 ? "hierarchical"
-                    : (size <= 4 || size <= LINEAR_MAX_MAPPED && allMapped()) && bytes <= 4096 ? "linear"
+                    : oneRound() && bytes <= 4096 ? "linear"
                     : bytes >= 64 * 1024 && size > 1 ? "ring" : "recursive_doubling";
             }
             if (alg.equals("linear") && channel.bufferBytes(size) < m.bytes)
