@@ -141,19 +141,22 @@ static void put_signal(long *words, long *one, int i, int peer)
 static long ping_pong_signal(long *words, long *one, int first, int last)
 {
     const long t0 = now_ns();
-    const int peer = 1 - me;
-    for (int i = first; i <= last; i++)
+    if (me == 0)
     {
-        one[0] = i;
-        if (me == 0)
+        for (int i = first; i <= last; i++)
         {
-            put_signal(words, one, i, peer);
+            one[0] = i;
+            put_signal(words, one, i, 1);
             signal_wait(words, i);
         }
-        else
+    }
+    else
+    {
+        for (int i = first; i <= last; i++)
         {
+            one[0] = i;
             signal_wait(words, i);
-            put_signal(words, one, i, peer);
+            put_signal(words, one, i, 0);
         }
     }
     return now_ns() - t0;

@@ -6,9 +6,6 @@ import io.jshmem.SymmetricDoubles;
 import io.jshmem.SymmetricMemory;
 import io.jshmem.Team;
 
-import java.util.ArrayList;
-import java.util.List;
-
 
 /**
  * OSU-style collective latency over WORLD (osu_barrier, osu_bcast, osu_allgather, osu_alltoall,
@@ -49,22 +46,10 @@ public final class CollectivesBench
 
     public static void main(final String[] args) throws Exception
     {
-        final List<String> rest = new ArrayList<>(List.of(args));
-        final int o = rest.indexOf("--only");
-        String only = "";
-        if (o >= 0)
-        {
-            if (o + 1 >= rest.size())
-            {
-                throw new IllegalArgumentException("--only needs the text of the rows to run (e.g. --only reduce)");
-            }
-            only = rest.remove(o + 1);
-            rest.remove(o);
-        }
-        final Results.Options options = Results.Options.parse(rest.toArray(String[]::new), 5, 3, false);
+        final Results.Options options = Results.Options.parse(args, 5, 3, "--only");
         try (Shmem shmem = Shmem.init())
         {
-            final CollectivesBench bench = new CollectivesBench(shmem, options.quick(), only);
+            final CollectivesBench bench = new CollectivesBench(shmem, options.quick(), options.only());
             bench.results.run(options, bench::runAll);
             bench.results.report(shmem, "jshmem collectives over WORLD, " + shmem.nPes() + " PEs, " + options.reps() +
                 " repetitions, medians of the slowest PE's average per call", options);

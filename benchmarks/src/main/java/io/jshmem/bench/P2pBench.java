@@ -60,7 +60,7 @@ public final class P2pBench
 
     public static void main(final String[] args) throws Exception
     {
-        final Results.Options options = Results.Options.parse(args, 7, 4, true);
+        final Results.Options options = Results.Options.parse(args, 7, 4, "--heap-arrays");
         try (Shmem shmem = Shmem.init(); Arena arena = Arena.ofConfined())
         {
             if (shmem.nPes() < 2)
@@ -253,19 +253,22 @@ public final class P2pBench
     private long pingPongSignal(final SymmetricLongs words, final long[] one, final int first, final int last)
     {
         final long t0 = System.nanoTime();
-        final int peer = 1 - me;
-        for (int i = first; i <= last; i++)
+        if (me == 0)
         {
-            one[0] = i;
-            if (me == 0)
+            for (int i = first; i <= last; i++)
             {
-                shmem.putSignal(words, 2, one, 0, 1, words, 1, i, SignalOp.SET, peer);
+                one[0] = i;
+                shmem.putSignal(words, 2, one, 0, 1, words, 1, i, SignalOp.SET, 1);
                 words.signalWaitUntil(1, Cmp.EQ, i);
             }
-            else
+        }
+        else
+        {
+            for (int i = first; i <= last; i++)
             {
+                one[0] = i;
                 words.signalWaitUntil(1, Cmp.EQ, i);
-                shmem.putSignal(words, 2, one, 0, 1, words, 1, i, SignalOp.SET, peer);
+                shmem.putSignal(words, 2, one, 0, 1, words, 1, i, SignalOp.SET, 0);
             }
         }
         return System.nanoTime() - t0;

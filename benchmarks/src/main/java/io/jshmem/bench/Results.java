@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Collects repeated measurements per (benchmark, size) and prints them as an OSU-style table with the
@@ -34,39 +35,47 @@ final class Results
     }
 
     /**
-     * The benchmark programs' command line: {@code --reps N --warmup N --quick [--heap-arrays] --csv FILE}.
-     * {@code --warmup} passes run every row unrecorded before the {@code --reps} recorded ones.
+     * The benchmark programs' command line: {@code --reps N --warmup N --quick --csv FILE}, and the extras a
+     * program accepts: {@code --heap-arrays} (P2pBench), {@code --only TEXT} (CollectivesBench: only the rows
+     * whose name contains TEXT). {@code --warmup} passes run every row unrecorded before the {@code --reps}
+     * recorded ones.
      */
-    record Options(int reps, int warmup, boolean quick, boolean heapArrays, String csv)
+    record Options(int reps, int warmup, boolean quick, boolean heapArrays, String only, String csv)
     {
-        static Options parse(final String[] args, final int defaultReps, final int defaultWarmup, final boolean acceptHeapArrays)
+        static Options parse(final String[] args, final int defaultReps, final int defaultWarmup, final String... extras)
         {
+            final List<String> accepted = List.of(extras);
             int reps = defaultReps;
             int warmup = defaultWarmup;
             boolean quick = false;
             boolean heapArrays = false;
+            String only = "";
             String csv = null;
             for (int i = 0; i < args.length; i++)
             {
-                switch (args[i])
+                final String arg = args[i];
+                if ((arg.equals("--heap-arrays") || arg.equals("--only")) && !accepted.contains(arg))
+                {
+                    throw new IllegalArgumentException(arg + " is not an option of this benchmark");
+                }
+                if (Set.of("--reps", "--warmup", "--csv", "--only").contains(arg) && i + 1 >= args.length)
+                {
+                    throw new IllegalArgumentException(arg + " needs a value");
+                }
+                switch (arg)
                 {
                     case "--reps" -> reps = Integer.parseInt(args[++i]);
                     case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                     case "--quick" -> quick = true;
                     case "--csv" -> csv = args[++i];
-                    case "--heap-arrays" ->
-                    {
-                        if (!acceptHeapArrays)
-                        {
-                            throw new IllegalArgumentException("--heap-arrays is not an option of this benchmark");
-                        }
-                        heapArrays = true;
-                    }
-                    default -> throw new IllegalArgumentException("unknown option " + args[i] + " (--reps N, --warmup N, --quick, " +
-                        (acceptHeapArrays ? "--heap-arrays, " : "") + "--csv FILE)");
+                    case "--heap-arrays" -> heapArrays = true;
+                    case "--only" -> only = args[++i];
+                    default -> throw new IllegalArgumentException("unknown option " + arg + " (--reps N, --warmup N, --quick, " +
+                        (accepted.contains("--heap-arrays") ? "--heap-arrays, " : "") + (accepted.contains("--only") ? "--only TEXT, " : "") +
+                        "--csv FILE)");
                 }
             }
-            return new Options(reps, warmup, quick, heapArrays, csv);
+            return new Options(reps, warmup, quick, heapArrays, only, csv);
         }
     }
 
