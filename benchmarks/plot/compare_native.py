@@ -224,6 +224,21 @@ def charts(jshmem, native, args):
     written = []
     styles = {"jshmem": dict(color="tab:blue"), "native": dict(color="tab:orange")}
 
+    def save(fig, suffix):
+        fig.tight_layout()
+        path = f"{args.png_prefix}-{suffix}.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+
+    def pes_axes(ax, ylabel, pes):
+        """The common frame of the latency-vs-PEs charts: log latency over the PE counts run."""
+        ax.set_xlabel("PEs")
+        ax.set_ylabel(ylabel)
+        ax.set_xticks(sorted(pes))
+        ax.set_yscale("log")
+        ax.grid(True, which="both", alpha=0.3)
+
     def plot_sizes(names, ylabel, title, suffix, unit_label):
         fig, ax = plt.subplots(figsize=(8, 5))
         xs_all = []
@@ -245,11 +260,7 @@ def charts(jshmem, native, args):
         ax.set_title(title)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
-        fig.tight_layout()
-        path = f"{args.png_prefix}-{suffix}.png"
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        written.append(path)
+        save(fig, suffix)
 
     plot_sizes([("put latency (put + quiet)", "o"), ("get latency", "s")], "latency", f"Latency vs size, {args.np} PEs",
                "latency", "µs, lower is better")
@@ -274,11 +285,7 @@ def charts(jshmem, native, args):
         ax.set_title(f"Small-operation latency, {args.np} PEs")
         ax.grid(True, axis="x", alpha=0.3)
         ax.legend()
-        fig.tight_layout()
-        path = f"{args.png_prefix}-ops.png"
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        written.append(path)
+        save(fig, "ops")
 
     # collective latency vs PEs: --scale NP:SIDE:FILE entries
     if args.scale:
@@ -291,18 +298,10 @@ def charts(jshmem, native, args):
                         linestyle="-" if side == "jshmem" else "--", **styles.get(side, {}))
             if args.cores:
                 ax.axvline(args.cores, color="grey", linestyle=":", label=f"{args.cores} cores (oversubscribed beyond)")
-            ax.set_xlabel("PEs")
-            ax.set_ylabel("barrier_all latency (µs, median), lower is better")
+            pes_axes(ax, "barrier_all latency (µs, median), lower is better", {p[0] for pts in by_side.values() for p in pts})
             ax.set_title("barrier_all latency vs PEs")
-            ax.set_xticks(sorted({p[0] for pts in by_side.values() for p in pts}))
-            ax.set_yscale("log")
-            ax.grid(True, which="both", alpha=0.3)
             ax.legend()
-            fig.tight_layout()
-            path = f"{args.png_prefix}-barrier-vs-pes.png"
-            fig.savefig(path, dpi=110)
-            plt.close(fig)
-            written.append(path)
+            save(fig, "barrier-vs-pes")
 
     # collective latency vs PEs, one chart per collective: --coll NP:SIDE:FILE entries
     if args.coll:
@@ -327,22 +326,13 @@ def charts(jshmem, native, args):
                 continue
             if args.cores and args.cores < max(all_pes):
                 ax.axvline(args.cores, color="grey", linestyle=":", label=f"{args.cores} cores (oversubscribed beyond)")
-            ax.set_xlabel("PEs")
-            ax.set_ylabel("latency per call (µs, median), lower is better")
+            pes_axes(ax, "latency per call (µs, median), lower is better", all_pes)
             what = "" if shown == [0] else " at " + " and ".join(human_size("", s) for s in shown) + (
                 " per PE" if name.startswith(("fcollect", "alltoall")) else "")
             ax.set_title(f"{name}{what}: latency vs PEs")
-            ax.set_xticks(sorted(all_pes))
             ax.set_xlim(min(all_pes) - 0.3, max(all_pes) + 0.3)
-            ax.set_yscale("log")
-            ax.grid(True, which="both", alpha=0.3)
             ax.legend(fontsize=8, framealpha=0.85)
-            fig.tight_layout()
-            slug = name.split(" (")[0].replace(" ", "-")
-            path = f"{args.png_prefix}-coll-{slug}-vs-pes.png"
-            fig.savefig(path, dpi=110)
-            plt.close(fig)
-            written.append(path)
+            save(fig, f"coll-{name.split(' (')[0].replace(' ', '-')}-vs-pes")
     return written
 
 
