@@ -120,6 +120,12 @@ abstract class AbstractBootstrap implements Bootstrap
         return failure;
     }
 
+    @Override
+    public void reportFailure(final JobFailedException ex)
+    {
+        fail(ex);
+    }
+
     /** Throws the job's failure, wrapped to name the operation, if there is one. */
     final void checkFailure(final String op)
     {

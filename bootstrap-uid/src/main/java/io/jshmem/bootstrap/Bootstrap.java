@@ -84,6 +84,15 @@ public interface Bootstrap extends AutoCloseable
     JobFailedException failure();
 
     /**
+     * Records a failure another part of this PE saw first (a transport that lost its connection to a
+     * peer), exactly as if the bootstrap had seen it: waits wake, listeners run, and the job's exit
+     * policy applies. The first failure wins; later ones are ignored.
+     *
+     * @param ex the failure, naming the lost PE when there is one.
+     */
+    void reportFailure(JobFailedException ex);
+
+    /**
      * @param listener called once, from a bootstrap thread, when the job fails (see {@link #failure()}).
      */
     void onFailure(Consumer<JobFailedException> listener);
