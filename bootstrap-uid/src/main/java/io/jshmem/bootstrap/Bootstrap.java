@@ -93,6 +93,22 @@ public interface Bootstrap extends AutoCloseable
     void reportFailure(JobFailedException ex);
 
     /**
+     * @return the address this PE advertises to its peers (the bootstrap's interface and family), where
+     *         transports listen too; loopback for a job on one machine without an interface choice.
+     */
+    java.net.InetAddress address();
+
+    /**
+     * A key derived from the job secret for another of this job's protocols (HMAC-SHA256 of the secret
+     * and the label); the secret itself never leaves the bootstrap. Every PE of the job derives the same
+     * key for the same label.
+     *
+     * @param label what the key is for, e.g. {@code "proxy"}.
+     * @return 32 bytes.
+     */
+    byte[] deriveKey(String label);
+
+    /**
      * @param listener called once, from a bootstrap thread, when the job fails (see {@link #failure()}).
      */
     void onFailure(Consumer<JobFailedException> listener);

@@ -8,6 +8,7 @@ public final class SingletonBootstrap extends AbstractBootstrap
 {
     private final KeyValueStore store;
     private final String jobId;
+    private final byte[] localKey = randomKey();
 
     /**
      * @param settings exit action, timeouts, host identity override.
@@ -20,6 +21,13 @@ public final class SingletonBootstrap extends AbstractBootstrap
         nodes(new String[] {settings.hostIdentity() != null ? settings.hostIdentity() : Net.hostIdentity()});
     }
 
+    private static byte[] randomKey()
+    {
+        final byte[] key = new byte[32];
+        new java.security.SecureRandom().nextBytes(key);
+        return key;
+    }
+
     private void check(final String op)
     {
         if (closed())
@@ -27,6 +35,19 @@ public final class SingletonBootstrap extends AbstractBootstrap
             throw new IllegalStateException(prefix() + op + " after close()");
         }
         checkFailure(op);
+    }
+
+    @Override
+    public java.net.InetAddress address()
+    {
+        return java.net.InetAddress.getLoopbackAddress();
+    }
+
+    @Override
+    public byte[] deriveKey(final String label)
+    {
+        // A job of one PE has no peer to agree with: a key only this PE knows.
+        return Auth.mac(localKey, "jshmem-derive:" + label, new byte[0], new byte[0]);
     }
 
     @Override

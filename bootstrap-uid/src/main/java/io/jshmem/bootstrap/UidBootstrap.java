@@ -58,6 +58,18 @@ public final class UidBootstrap extends AbstractBootstrap
 
     private final InetAddress advertised;
 
+    @Override
+    public InetAddress address()
+    {
+        return advertised;
+    }
+
+    @Override
+    public byte[] deriveKey(final String label)
+    {
+        return Auth.mac(secret, "jshmem-derive:" + label, new byte[0], new byte[0]);
+    }
+
     /**
      * Joins the job whose root {@code id} names, as {@code nvshmemx_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID)}.
      * Returns once every PE has joined and node identity is known.
