@@ -184,11 +184,68 @@ public final class ShmemOptions
         "bootstrap", "A PE whose control channel is silent (no heartbeat) this long is declared lost.",
         DurationParser::parseNs);
 
+    // ---------------------------------------------------------------- transports
+
+    /** The transport names {@link #TRANSPORT} accepts. */
+    public static final List<String> TRANSPORT_NAMES = List.of("p2p", "proxy");
+
+    private static List<String> transportList(final String text)
+    {
+        final List<String> names = new java.util.ArrayList<>();
+        for (final String part : text.split(","))
+        {
+            final String name = part.strip().toLowerCase(Locale.ROOT);
+            if (!TRANSPORT_NAMES.contains(name))
+            {
+                throw new IllegalArgumentException("'" + part.strip() + "' is not a transport (known: " + String.join(", ", TRANSPORT_NAMES) + ")");
+            }
+            if (names.contains(name))
+            {
+                throw new IllegalArgumentException("'" + name + "' is listed twice");
+            }
+            names.add(name);
+        }
+        return List.copyOf(names);
+    }
+
+    /** Transports in order of preference. */
+    public static final Option<List<String>> TRANSPORT = Option.of("SHMEM_TRANSPORT", null, "p2p,proxy",
+        "transports", "Transports to use, in order of preference, comma-separated: p2p (load/store into the mapped heaps of PEs " +
+            "on this node), proxy (a CPU proxy thread over TCP, reaches every PE). 'proxy' alone sends even same-node " +
+            "traffic through the proxy (a PE reaches itself by load/store always); a pair no listed transport reaches fails init.",
+        ShmemOptions::transportList);
+
+    /** Bytes of commands the proxy's channel holds. */
+    public static final Option<Long> PROXY_RING_SIZE = Option.of("SHMEM_PROXY_RING_SIZE", null, "8M",
+        "transports", "Bytes of the proxy's command channel (per PE, off-heap); a full channel makes the caller wait.",
+        SizeParser::parse);
+
+    /** In-flight request bytes per peer. */
+    public static final Option<Long> PROXY_WINDOW = Option.of("SHMEM_PROXY_WINDOW", null, "4M",
+        "transports", "Flow control: bytes of requests (and of the replies they ask for) in flight to one peer before the " +
+            "proxy waits for its acknowledgements.", SizeParser::parse);
+
+    /** Busy polls of the proxy agent before it yields, then sleeps. */
+    public static final Option<Integer> PROXY_SPINS = Option.of("SHMEM_PROXY_SPINS", null, "auto",
+        "transports", "Busy polls (~1 us each) of an idle proxy thread before it yields and then sleeps in the kernel until " +
+            "work arrives; auto: 200, or 20 when this node runs more PEs than it has cores.",
+        t -> "auto".equalsIgnoreCase(t.strip()) ? Integer.valueOf(-1) : positiveInt(t));
+
+    /** Heartbeat interval on idle proxy connections. */
+    public static final Option<Long> PROXY_HEARTBEAT_NS = Option.of("SHMEM_PROXY_HEARTBEAT", null, "1s",
+        "transports", "An idle proxy connection sends a heartbeat this often.", DurationParser::parseNs);
+
+    /** Silence after which a peer proxy is declared lost. */
+    public static final Option<Long> PROXY_PEER_TIMEOUT_NS = Option.of("SHMEM_PROXY_PEER_TIMEOUT", null, "10s",
+        "transports", "A peer whose proxy connection is silent this long (no data, no heartbeat) is declared lost and the " +
+            "job fails naming it; a closed connection fails it at once.", DurationParser::parseNs);
+
     /** Every option, in table order. */
     public static final List<Option<?>> ALL = List.of(
         SYMMETRIC_SIZE, DEBUG, INFO, VERSION, WAIT_SPINS, WAIT_YIELDS,
         TEAMS_MAX, TEAM_SCRATCH_SIZE, TEAM_GROUP_SIZE, BARRIER_ALGORITHM, BROADCAST_ALGORITHM, COLLECT_ALGORITHM, FCOLLECT_ALGORITHM,
         ALLTOALL_ALGORITHM, REDUCE_ALGORITHM, SCAN_ALGORITHM,
         BOOTSTRAP, BOOTSTRAP_UID, BOOTSTRAP_UID_SESSION_ID, BOOTSTRAP_UID_SOCK_IFNAME, BOOTSTRAP_UID_SOCK_FAMILY,
-        BOOTSTRAP_SECRET, BOOTSTRAP_TIMEOUT_NS, BOOTSTRAP_PEER_TIMEOUT_NS);
+        BOOTSTRAP_SECRET, BOOTSTRAP_TIMEOUT_NS, BOOTSTRAP_PEER_TIMEOUT_NS,
+        TRANSPORT, PROXY_RING_SIZE, PROXY_WINDOW, PROXY_SPINS, PROXY_HEARTBEAT_NS, PROXY_PEER_TIMEOUT_NS);
 }
