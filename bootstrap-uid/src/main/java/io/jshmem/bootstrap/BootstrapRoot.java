@@ -173,6 +173,15 @@ public final class BootstrapRoot implements AutoCloseable
         return drops.total();
     }
 
+    /** @return PEs admitted so far (tests). */
+    int joinedForTesting()
+    {
+        synchronized (lock)
+        {
+            return joined;
+        }
+    }
+
     /** @return connections now waiting for their handshake (at most {@link BootstrapSettings#maxPendingHandshakes()}). */
     int pendingHandshakes()
     {
