@@ -2,6 +2,7 @@ package io.jshmem.bootstrap;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -33,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * four fuzzers hit them. Bounded in count and time; each test prints its seed, and
  * {@code -Djshmem.fuzz.seed=N} replays one.
  */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class BootstrapFuzzTest
 {
     private static final long BUDGET_NS = 700_000_000L;
