@@ -198,7 +198,7 @@ public final class UidBootstrap extends AbstractBootstrap
                 connecting = null;
                 return ch;
             }
-            catch (final java.net.ConnectException | Auth.Unheard ex)
+            catch (final ConnectException | Auth.Unheard ex)
             {
                 connecting = null;
                 if (ch != null)
