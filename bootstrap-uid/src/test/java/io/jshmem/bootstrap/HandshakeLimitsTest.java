@@ -106,6 +106,7 @@ class HandshakeLimitsTest
             final double atRoot = drip(job.root.uniqueId().rootAddress());
             final double atPe = drip(new InetSocketAddress("127.0.0.1", pes.get(1).listenerPort()));
             // the hello takes 43 bytes * 250 ms = 10.75 s to drip; the handshake deadline is 1 s
+            System.out.printf("dripping client dropped after %.2f s by the root, %.2f s by a PE listener (deadline 1 s)%n", atRoot, atPe);
             assertTrue(atRoot >= 0.9 && atRoot < 2.5, "root dropped the dripping client after " + atRoot + " s");
             assertTrue(atPe >= 0.9 && atPe < 2.5, "PE dropped the dripping client after " + atPe + " s");
             SecurityTest.waitForLog(job, 2);
@@ -128,7 +129,7 @@ class HandshakeLimitsTest
     @Test
     void aFloodOfSilentConnectionsIsBoundedAndTheJobFormsAndRuns() throws Exception
     {
-        try (TestJob job = new TestJob(2, 20_000_000_000L, 1_000_000_000L))
+        try (TestJob job = new TestJob(2, 20_000_000_000L, 2_000_000_000L))
         {
             final int before = (int)rootThreads();
             final List<Socket> flood = new ArrayList<>();
@@ -145,6 +146,8 @@ class HandshakeLimitsTest
                 Thread.sleep(300);
                 final long threads = rootThreads();
                 final long closedAtOnce = closed.stream().filter(CompletableFuture::isDone).count();
+                System.out.println("300 silent connections: root threads " + before + " -> " + threads + ", " + closedAtOnce
+                    + " closed at once");
                 assertTrue(threads <= before + 64, "root threads " + before + " -> " + threads + " with 300 silent connections");
                 assertTrue(closedAtOnce >= 300 - 64, closedAtOnce + " of 300 closed at once");
                 assertTrue(job.root.pendingHandshakes() <= 64, "pending " + job.root.pendingHandshakes());
@@ -152,6 +155,7 @@ class HandshakeLimitsTest
                 final long t0 = System.nanoTime();
                 final List<UidBootstrap> pes = job.form();
                 final double formedS = (System.nanoTime() - t0) / 1e9;
+                System.out.printf("the job formed %.2f s into the flood%n", formedS);
                 assertTrue(formedS < 8, "formed after " + formedS + " s");
                 job.each(pes, b ->
                 {
@@ -173,7 +177,8 @@ class HandshakeLimitsTest
             // 300 drops, five lines in this interval (the summary comes when it ends)
             final long lines = job.log.stream().filter(l -> l.startsWith("bootstrap: root: dropped connection from")).count();
             assertEquals(DropLog.BURST, lines, String.join("\n", job.log));
-            assertTrue(job.root.droppedConnections() >= 300, "dropped " + job.root.droppedConnections());
+            // 300 silent ones, and the PEs' attempts the root closed while it was full (they retried)
+            assertTrue(job.root.droppedConnections() > 300, "dropped " + job.root.droppedConnections());
         }
     }
 
