@@ -310,18 +310,23 @@ abstract class AbstractBootstrap implements Bootstrap
     }
 
     /**
-     * Ends this process (status 1, exit hooks first) when the launcher process ends, even after
-     * {@link #close()}: a PE started by shmemrun never outlives it. The JDK watches the process.
+     * Ends this process (status 1, exit hooks first) when the launcher process ends, from now on and
+     * even after {@link #close()}: a PE started by shmemrun never outlives it, whether it is still
+     * connecting to the root, waiting for the job to form, running or closed. Every bootstrap call in
+     * progress or later throws first.
      *
      * @param launcherPid the launcher's pid ({@code JSHMEM_LAUNCHER_PID}).
      */
     final void exitWithLauncher(final long launcherPid)
     {
-        ProcessHandle.of(launcherPid).filter(ProcessHandle::isAlive).ifPresent(h -> h.onExit().thenRun(() ->
+        LauncherWatch.watch(launcherPid, () ->
         {
-            log("the launcher (pid " + launcherPid + ") ended; ending this PE with status 1");
+            final JobFailedException ex = new JobFailedException(prefix() + "bootstrap: the launcher (pid " + launcherPid
+                + ") ended; ending this PE with status 1", -1, null);
+            fail(ex, true);
+            settings.log().accept(ex.getMessage());
             doExit(1);
-        }));
+        });
     }
 
     /** Tells the other PEs about a global exit (nothing to tell in a singleton). */

@@ -18,7 +18,9 @@ import javax.crypto.spec.SecretKeySpec;
  *   server -> client  AUTH_OK
  * </pre>
  * The server proves itself first, so a client never answers a server that does not know the
- * secret. Fresh nonces on both sides and distinct labels stop replay and reflection.
+ * secret. Fresh nonces on both sides and distinct labels stop replay and reflection. Authentication
+ * does not end the connection's handshake limits: the caller does, once the peer has also said who it
+ * is ({@link Channel#authenticated()}).
  */
 final class Auth
 {
@@ -41,12 +43,43 @@ final class Auth
         }
     }
 
-    /** Runs the client side; on return the server has proved itself and accepted us. */
+    /**
+     * The server closed the connection before it answered the client's hello: it may have too many
+     * connections waiting for authentication, so the client may try again.
+     */
+    static final class Unheard extends IOException
+    {
+        private static final long serialVersionUID = 1L;
+
+        Unheard(final IOException cause)
+        {
+            super("the other side closed the connection before authenticating (busy?): " + cause.getMessage(), cause);
+        }
+    }
+
+    /**
+     * Runs the client side; on return the server has proved itself and accepted us.
+     *
+     * @throws Unheard if the server closed the connection without answering (retry).
+     */
     static void client(final Channel ch, final byte[] secret) throws IOException
     {
         final byte[] nonceC = nonce();
-        ch.send(Wire.AUTH_HELLO, new Wire.Writer().i32(Wire.CONNECTION_MAGIC).i16(Wire.PROTOCOL_VERSION).raw(nonceC).toBytes());
-        final Wire.Reader r = ch.expect(Wire.AUTH_CHALLENGE).reader();
+        final Wire.Frame challenge;
+        try
+        {
+            ch.send(Wire.AUTH_HELLO, new Wire.Writer().i32(Wire.CONNECTION_MAGIC).i16(Wire.PROTOCOL_VERSION).raw(nonceC).toBytes());
+            challenge = ch.read();
+        }
+        catch (final java.io.EOFException | java.net.SocketException ex)
+        {
+            throw new Unheard(ex);
+        }
+        if (challenge.type() != Wire.AUTH_CHALLENGE)
+        {
+            throw new ProtocolException("expected AUTH_CHALLENGE, got " + Wire.typeName(challenge.type()));
+        }
+        final Wire.Reader r = challenge.reader();
         final byte[] nonceS = r.raw(NONCE_BYTES);
         final byte[] proof = r.raw(MAC_BYTES);
         if (!MessageDigest.isEqual(proof, mac(secret, "jshmem-server", nonceC, nonceS)))
@@ -56,7 +89,6 @@ final class Auth
         }
         ch.send(Wire.AUTH_RESPONSE, mac(secret, "jshmem-client", nonceC, nonceS));
         ch.expect(Wire.AUTH_OK);
-        ch.authenticated();
     }
 
     /** Runs the server side; on return the client has proved itself. */
@@ -82,7 +114,6 @@ final class Auth
             throw new AuthException("failed authentication (wrong job secret)");
         }
         ch.send(Wire.AUTH_OK, new byte[0]);
-        ch.authenticated();
     }
 
     static byte[] nonce()

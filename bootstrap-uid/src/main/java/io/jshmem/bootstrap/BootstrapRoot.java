@@ -23,6 +23,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>
  * Threads: one acceptor, one handshake-then-reader thread per connection, one ticker; all daemon,
  * named {@code jshmem-bootstrap-root-...}. Public methods are safe from any thread.
+ * <p>
+ * Strangers: a connection's whole handshake (authentication, then HELLO) has one deadline,
+ * {@link BootstrapSettings#peerTimeoutNs()}; at most {@link BootstrapSettings#maxPendingHandshakes()}
+ * connections wait for it at once, more are closed on arrival (a PE retries); an arrival the admission
+ * rejects gets a REJECT and nothing else changes. Drops and rejections are logged, rate-limited
+ * ({@link DropLog}).
  */
 public final class BootstrapRoot implements AutoCloseable
 {
@@ -59,11 +65,12 @@ public final class BootstrapRoot implements AutoCloseable
     private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
     private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
     private final Object lock = new Object();
+    private final AtomicInteger pending = new AtomicInteger();
+    private final DropLog drops;
     private int size;
     private Member[] members;
     private int joined;
     private boolean formed;
-    private String failed;
     private volatile Integer exitStatus;
     private volatile boolean closed;
     private volatile boolean ending;
@@ -77,6 +84,7 @@ public final class BootstrapRoot implements AutoCloseable
         this.logPrefix = settings.rootLogPrefix() != null ? settings.rootLogPrefix() : "bootstrap: root: ";
         this.jobId = settings.jobId() != null ? settings.jobId() : BootstrapRoot.randomJobId();
         this.name = "jshmem-bootstrap-root" + ROOTS.incrementAndGet();
+        this.drops = new DropLog(this::log, "bootstrap root");
         this.server = Net.listen(bind.getAddress(), bind.getPort());
         this.id = UniqueId.of(secret, new InetSocketAddress(bind.getAddress(), server.getLocalPort()));
         if (expectedSize > 0)
@@ -159,6 +167,27 @@ public final class BootstrapRoot implements AutoCloseable
         return jobId;
     }
 
+    /** @return connections dropped or rejected so far (strangers, bad handshakes, refused arrivals). */
+    public long droppedConnections()
+    {
+        return drops.total();
+    }
+
+    /** @return PEs admitted so far (tests). */
+    int joinedForTesting()
+    {
+        synchronized (lock)
+        {
+            return joined;
+        }
+    }
+
+    /** @return connections now waiting for their handshake (at most {@link BootstrapSettings#maxPendingHandshakes()}). */
+    int pendingHandshakes()
+    {
+        return pending.get();
+    }
+
     /** @return the status of a global exit some PE requested, or null. */
     public Integer exitStatus()
     {
@@ -216,7 +245,7 @@ public final class BootstrapRoot implements AutoCloseable
 
     private boolean done()
     {
-        if (exitStatus != null || failed != null)
+        if (exitStatus != null)
         {
             return true;
         }
@@ -265,6 +294,13 @@ public final class BootstrapRoot implements AutoCloseable
                 }
                 return;
             }
+            if (pending.get() >= settings.maxPendingHandshakes())
+            {
+                closeQuietly(s);
+                drops.drop("dropped connection from " + s.getRemoteSocketAddress() + ": " + settings.maxPendingHandshakes()
+                    + " connections are already waiting for authentication");
+                continue;
+            }
             final Channel ch;
             try
             {
@@ -275,6 +311,7 @@ public final class BootstrapRoot implements AutoCloseable
                 closeQuietly(s);
                 continue;
             }
+            pending.incrementAndGet();
             channels.add(ch);
             startThread(name + "-conn" + ++n, () -> serve(ch));
         }
@@ -296,16 +333,18 @@ public final class BootstrapRoot implements AutoCloseable
     private void serve(final Channel ch)
     {
         Member m = null;
+        boolean handshaking = true;
         try
         {
-            ch.readTimeout(settings.peerTimeoutNs());
+            ch.handshakeDeadline(settings.peerTimeoutNs());
             Auth.server(ch, secret);
             m = hello(ch, ch.expect(Wire.HELLO).reader());
+            handshaking = false;
+            pending.decrementAndGet();
             if (m == null)
             {
                 return;
             }
-            ch.readTimeout(0);
             Thread.currentThread().setName(name + "-pe" + m.rank);
             while (!closed)
             {
@@ -320,7 +359,7 @@ public final class BootstrapRoot implements AutoCloseable
             {
                 if (!closed)
                 {
-                    log("dropped connection from " + ch.remote() + ": " + describe(ex));
+                    drops.drop("dropped connection from " + ch.remote() + ": " + describe(ex));
                 }
             }
             else
@@ -330,6 +369,10 @@ public final class BootstrapRoot implements AutoCloseable
         }
         finally
         {
+            if (handshaking)
+            {
+                pending.decrementAndGet();
+            }
             ch.close();
             channels.remove(ch);
         }
@@ -343,11 +386,12 @@ public final class BootstrapRoot implements AutoCloseable
         }
         if (ex instanceof SocketTimeoutException)
         {
-            return "silent past the handshake deadline";
+            return "silent past the handshake deadline (the whole handshake must finish within SHMEM_BOOTSTRAP_PEER_TIMEOUT)";
         }
         return ex.getMessage() == null ? ex.toString() : ex.getMessage();
     }
 
+    /** Admits a PE (null if rejected: it got a REJECT, the job is untouched). Sends WELCOME to all once complete. */
     private Member hello(final Channel ch, final Wire.Reader r) throws IOException
     {
         final int version = r.i16();
@@ -355,49 +399,37 @@ public final class BootstrapRoot implements AutoCloseable
         final int peSize = r.i32();
         final String host = r.str();
         final int port = r.i32();
-        String reject = null;
-        boolean failJob = false;
+        final String reject;
         final Member m;
+        final boolean complete;
         synchronized (lock)
         {
-            final Admission.Verdict v = Admission.check(version, rank, peSize, size, expectedSize, formed, failed,
-                members != null && members[rank] != null ? members[rank].ch.remote() : null);
-            reject = v == null ? null : v.reason();
-            failJob = v != null && v.failsJob();
-            if (reject != null)
-            {
-                m = null;
-            }
-            else
+            reject = Admission.check(version, rank, peSize, size, expectedSize, formed, taken());
+            if (reject == null)
             {
                 if (members == null)
                 {
                     size = peSize;
                     members = new Member[peSize];
                 }
+                ch.authenticated();
                 m = new Member(rank, ch, host, port);
                 members[rank] = m;
                 joined++;
+                complete = joined == size;
+                formed = complete;
+            }
+            else
+            {
+                m = null;
+                complete = false;
             }
         }
         if (reject != null)
         {
-            log("rejected " + ch.remote() + ": " + reject);
+            drops.drop("rejected " + ch.remote() + ": " + reject);
             ch.trySend(Wire.REJECT, new Wire.Writer().str(reject).toBytes());
-            if (failJob)
-            {
-                failJob(reject);
-            }
             return null;
-        }
-        boolean complete;
-        synchronized (lock)
-        {
-            complete = !formed && joined == size && failed == null;
-            if (complete)
-            {
-                formed = true;
-            }
         }
         if (complete)
         {
@@ -415,21 +447,19 @@ public final class BootstrapRoot implements AutoCloseable
         return m;
     }
 
-    private void failJob(final String reason)
+    /** @return the remote address holding each rank (null: free), or null before the first PE; under the lock. */
+    private String[] taken()
     {
-        final List<Member> live;
-        synchronized (lock)
+        if (members == null)
         {
-            if (failed != null)
-            {
-                return;
-            }
-            failed = reason;
-            live = live(-1);
-            lock.notifyAll();
+            return null;
         }
-        final byte[] msg = new Wire.Writer().i32(-1).str(reason).toBytes();
-        live.forEach(x -> x.ch.trySend(Wire.LOST, msg));
+        final String[] out = new String[members.length];
+        for (int i = 0; i < members.length; i++)
+        {
+            out[i] = members[i] == null ? null : members[i].ch.remote();
+        }
+        return out;
     }
 
     private List<Member> live(final int except)
@@ -541,6 +571,7 @@ public final class BootstrapRoot implements AutoCloseable
             {
                 return;
             }
+            drops.tick();
             final List<Member> live;
             synchronized (lock)
             {

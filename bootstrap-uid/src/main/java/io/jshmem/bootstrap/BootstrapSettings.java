@@ -25,6 +25,8 @@ public final class BootstrapSettings
     private boolean exitOnFailure = true;
     private long failureExitGraceNs = 2_000_000_000L;
     private String rootLogPrefix;
+    private int maxPendingHandshakes = 64;
+    private long launcherPid;
 
     private BootstrapSettings()
     {
@@ -47,6 +49,8 @@ public final class BootstrapSettings
         s.exitOnFailure = exitOnFailure;
         s.failureExitGraceNs = failureExitGraceNs;
         s.rootLogPrefix = rootLogPrefix;
+        s.maxPendingHandshakes = maxPendingHandshakes;
+        s.launcherPid = launcherPid;
         return s;
     }
 
@@ -80,7 +84,10 @@ public final class BootstrapSettings
         return timeoutNs;
     }
 
-    /** @return silence after which a peer (or the root) is declared lost; also the handshake deadline. */
+    /**
+     * @return silence after which a peer (or the root) is declared lost; also the deadline of a whole
+     *         connection handshake (authentication and HELLO or PEER_IDENT).
+     */
     public long peerTimeoutNs()
     {
         return peerTimeoutNs;
@@ -162,6 +169,51 @@ public final class BootstrapSettings
     public String rootLogPrefix()
     {
         return rootLogPrefix;
+    }
+
+    /**
+     * @return how many connections a listener (the root, a PE's) lets wait for authentication at once;
+     *         more are closed as they arrive (a PE retries, a stranger is dropped). Default 64.
+     */
+    public int maxPendingHandshakes()
+    {
+        return maxPendingHandshakes;
+    }
+
+    /**
+     * @return the pid of the launcher this PE must not outlive ({@code JSHMEM_LAUNCHER_PID}), or 0 for none.
+     *         From the first connection attempt on, the PE ends (status 1, exit hooks first) within a
+     *         second of the launcher's end, even after {@link Bootstrap#close()}.
+     */
+    public long launcherPid()
+    {
+        return launcherPid;
+    }
+
+    /**
+     * @param v the new value (at least 1).
+     * @return a copy with {@link #maxPendingHandshakes()} set to {@code v}.
+     */
+    public BootstrapSettings withMaxPendingHandshakes(final int v)
+    {
+        if (v < 1)
+        {
+            throw new IllegalArgumentException("maxPendingHandshakes " + v + " < 1");
+        }
+        final BootstrapSettings s = copy();
+        s.maxPendingHandshakes = v;
+        return s;
+    }
+
+    /**
+     * @param v the launcher's pid, or 0 for none.
+     * @return a copy with {@link #launcherPid()} set to {@code v}.
+     */
+    public BootstrapSettings withLauncherPid(final long v)
+    {
+        final BootstrapSettings s = copy();
+        s.launcherPid = v;
+        return s;
     }
 
     /**
@@ -305,5 +357,14 @@ public final class BootstrapSettings
         final BootstrapSettings s = copy();
         s.rootLogPrefix = v;
         return s;
+    }
+
+    /** @return the settings that matter for diagnostics; nothing here is secret. */
+    @Override
+    public String toString()
+    {
+        return "BootstrapSettings[launcher=" + launcher + " timeout=" + timeoutNs / 1_000_000 + "ms peerTimeout="
+            + peerTimeoutNs / 1_000_000 + "ms ifname=" + ifname + " family=" + family + " sessionId=" + sessionId
+            + " jobId=" + jobId + " launcherPid=" + launcherPid + "]";
     }
 }

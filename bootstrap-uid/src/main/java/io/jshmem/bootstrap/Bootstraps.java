@@ -43,13 +43,12 @@ public final class Bootstraps
         }
         if (env.uidText() != null)
         {
-            final UidBootstrap b = UidBootstrap.connect(UniqueId.parse(env.uidText()), env.rank(), env.size(), s);
             final String launcherPid = config.env("JSHMEM_LAUNCHER_PID");
-            if ("shmemrun".equals(env.kind()) && launcherPid != null && launcherPid.matches("[0-9]{1,18}"))
+            if ("shmemrun".equals(env.kind()) && launcherPid != null && launcherPid.strip().matches("[0-9]{1,18}") && s.launcherPid() == 0)
             {
-                b.exitWithLauncher(Long.parseLong(launcherPid));
+                s = s.withLauncherPid(Long.parseLong(launcherPid.strip()));
             }
-            return b;
+            return UidBootstrap.connect(UniqueId.parse(env.uidText()), env.rank(), env.size(), s);
         }
         final String prefix = ShmemException.pePrefix(env.rank(), env.size());
         if (env.warning() != null && env.rank() == 0)

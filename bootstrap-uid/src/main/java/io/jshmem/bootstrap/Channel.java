@@ -4,7 +4,9 @@ import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -12,6 +14,10 @@ import java.net.SocketTimeoutException;
 /**
  * One bootstrap TCP connection: framed reads by one reader thread, framed writes from any thread
  * (serialised on the output stream), an idempotent close that unblocks the reader.
+ * <p>
+ * A connection starts in its handshake: frames are limited to {@link Wire#MAX_HANDSHAKE_FRAME} and
+ * every read shares one deadline ({@link #handshakeDeadline}), so a peer that drips a byte at a
+ * time cannot hold it longer than that. {@link #authenticated()} ends both.
  */
 final class Channel implements AutoCloseable
 {
@@ -20,6 +26,8 @@ final class Channel implements AutoCloseable
     private final DataOutputStream out;
     private final String remote;
     private volatile int maxFrame = Wire.MAX_HANDSHAKE_FRAME;
+    private volatile long deadlineNs;
+    private volatile boolean deadlineSet;
     private volatile boolean closed;
 
     Channel(final Socket socket) throws IOException
@@ -27,7 +35,7 @@ final class Channel implements AutoCloseable
         this.socket = socket;
         socket.setTcpNoDelay(true);
         socket.setKeepAlive(true);
-        this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 8192));
+        this.in = new DataInputStream(new BufferedInputStream(new DeadlineStream(socket.getInputStream()), 8192));
         this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 8192));
         this.remote = String.valueOf(socket.getRemoteSocketAddress());
     }
@@ -48,16 +56,27 @@ final class Channel implements AutoCloseable
         }
     }
 
-    /** After authentication the peer may send frames up to {@link Wire#MAX_FRAME}. */
-    void authenticated()
+    /**
+     * Gives every read from now on one shared deadline (the whole handshake's), however the peer
+     * splits its bytes; a read past it throws {@link SocketTimeoutException}.
+     *
+     * @param timeoutNs the time the handshake may take from now.
+     */
+    void handshakeDeadline(final long timeoutNs)
     {
-        maxFrame = Wire.MAX_FRAME;
+        deadlineNs = System.nanoTime() + Math.max(1, timeoutNs);
+        deadlineSet = true;
     }
 
-    /** @param timeoutNs read deadline per frame read (0: none), so a silent peer cannot block a reader. */
-    void readTimeout(final long timeoutNs) throws IOException
+    /**
+     * The handshake is over and the peer is trusted: no more read deadline (the heartbeats watch the
+     * peer), and frames up to {@link Wire#MAX_FRAME}.
+     */
+    void authenticated() throws IOException
     {
-        socket.setSoTimeout(timeoutNs <= 0 ? 0 : (int)Math.max(1, Math.min(Integer.MAX_VALUE, timeoutNs / 1_000_000)));
+        deadlineSet = false;
+        socket.setSoTimeout(0);
+        maxFrame = Wire.MAX_FRAME;
     }
 
     /**
@@ -110,6 +129,42 @@ final class Channel implements AutoCloseable
     boolean isClosed()
     {
         return closed;
+    }
+
+    /** Applies the handshake deadline to every read of the socket. */
+    private final class DeadlineStream extends FilterInputStream
+    {
+        DeadlineStream(final InputStream in)
+        {
+            super(in);
+        }
+
+        private void arm() throws IOException
+        {
+            if (deadlineSet)
+            {
+                final long leftNs = deadlineNs - System.nanoTime();
+                if (leftNs <= 0)
+                {
+                    throw new SocketTimeoutException("handshake deadline passed");
+                }
+                socket.setSoTimeout((int)Math.max(1, Math.min(Integer.MAX_VALUE, (leftNs + 999_999) / 1_000_000)));
+            }
+        }
+
+        @Override
+        public int read() throws IOException
+        {
+            arm();
+            return super.read();
+        }
+
+        @Override
+        public int read(final byte[] b, final int off, final int len) throws IOException
+        {
+            arm();
+            return super.read(b, off, len);
+        }
     }
 
     @Override

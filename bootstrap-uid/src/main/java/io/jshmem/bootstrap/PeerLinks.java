@@ -16,6 +16,9 @@ import java.util.function.Consumer;
  *   PEER_IDENT rank(int)                      first frame after authentication
  *   DATA       seq(long) round(int) bytes     one collective message
  * </pre>
+ * An inbound connection's handshake (authentication and PEER_IDENT) has one deadline, at most
+ * {@link BootstrapSettings#maxPendingHandshakes()} wait for it at once, and drops are logged
+ * rate-limited, as on the root.
  */
 final class PeerLinks implements AutoCloseable
 {
@@ -29,6 +32,8 @@ final class PeerLinks implements AutoCloseable
     private final ServerSocket listener;
     private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
     private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger();
+    private final DropLog drops;
     private final Channel[] outbound;
     private final Object[] connectLocks;
     private volatile InetSocketAddress[] table;
@@ -43,6 +48,7 @@ final class PeerLinks implements AutoCloseable
         this.settings = settings;
         this.log = log;
         this.mailbox = mailbox;
+        this.drops = new DropLog(log, "PE listener");
         this.threadPrefix = "jshmem-bootstrap-pe" + rank + "-";
         this.outbound = new Channel[size];
         this.connectLocks = new Object[size];
@@ -83,9 +89,24 @@ final class PeerLinks implements AutoCloseable
             {
                 return;
             }
+            if (pending.get() >= settings.maxPendingHandshakes())
+            {
+                try
+                {
+                    s.close();
+                }
+                catch (final IOException ignore)
+                {
+                    // dropping it anyway
+                }
+                drops.drop("dropped connection from " + s.getRemoteSocketAddress() + " on the PE listener: "
+                    + settings.maxPendingHandshakes() + " connections are already waiting for authentication");
+                continue;
+            }
             try
             {
                 final Channel ch = new Channel(s);
+                pending.incrementAndGet();
                 channels.add(ch);
                 start("in" + ++n, () -> serve(ch));
             }
@@ -106,17 +127,21 @@ final class PeerLinks implements AutoCloseable
     private void serve(final Channel ch)
     {
         int src = -1;
+        boolean handshaking = true;
         try
         {
-            ch.readTimeout(settings.peerTimeoutNs());
+            ch.handshakeDeadline(settings.peerTimeoutNs());
             Auth.server(ch, secret);
-            src = ch.expect(Wire.PEER_IDENT).reader().i32();
-            if (src < 0 || src >= size || src == rank)
+            final int claimed = ch.expect(Wire.PEER_IDENT).reader().i32();
+            if (claimed < 0 || claimed >= size || claimed == rank)
             {
-                throw new java.net.ProtocolException("peer claims rank " + src + " (job size " + size + ", this is PE " + rank + ")");
+                throw new java.net.ProtocolException("peer claims rank " + claimed + " (job size " + size + ", this is PE " + rank + ")");
             }
+            ch.authenticated();
+            src = claimed;
+            handshaking = false;
+            pending.decrementAndGet();
             Thread.currentThread().setName(threadPrefix + "from" + src);
-            ch.readTimeout(0);
             while (!closed)
             {
                 final Wire.Frame f = ch.expect(Wire.DATA);
@@ -130,12 +155,16 @@ final class PeerLinks implements AutoCloseable
         {
             if (src < 0 && !closed)
             {
-                log.accept("dropped connection from " + ch.remote() + " on the PE listener: " + BootstrapRoot.describe(ex));
+                drops.drop("dropped connection from " + ch.remote() + " on the PE listener: " + BootstrapRoot.describe(ex));
             }
             // an identified peer closing is normal at the end of a job; losses are reported by the root
         }
         finally
         {
+            if (handshaking)
+            {
+                pending.decrementAndGet();
+            }
             ch.close();
             channels.remove(ch);
         }
@@ -164,8 +193,9 @@ final class PeerLinks implements AutoCloseable
                 channels.add(ch);
                 try
                 {
-                    ch.readTimeout(settings.peerTimeoutNs());
+                    ch.handshakeDeadline(settings.peerTimeoutNs());
                     Auth.client(ch, secret);
+                    ch.authenticated();
                     ch.send(Wire.PEER_IDENT, new Wire.Writer().i32(rank).toBytes());
                 }
                 catch (final IOException | RuntimeException ex)
@@ -178,6 +208,12 @@ final class PeerLinks implements AutoCloseable
             }
             return ch;
         }
+    }
+
+    /** Ends the drop log's interval if it is over (called by the PE's ticker). */
+    void tick()
+    {
+        drops.tick();
     }
 
     @Override

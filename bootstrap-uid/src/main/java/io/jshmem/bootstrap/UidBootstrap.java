@@ -36,6 +36,7 @@ public final class UidBootstrap extends AbstractBootstrap
     private final java.util.concurrent.CompletableFuture<Wire.Reader> welcome = new java.util.concurrent.CompletableFuture<>();
     private final java.util.concurrent.CompletableFuture<List<String>> missing = new java.util.concurrent.CompletableFuture<>();
     private volatile Channel control;
+    private volatile Channel connecting;
     private volatile long rootSeenNs = System.nanoTime();
     private volatile boolean leaving;
     private volatile boolean heartbeatsPaused;
@@ -97,6 +98,10 @@ public final class UidBootstrap extends AbstractBootstrap
         catch (final IOException ex)
         {
             throw new ShmemInitException(ShmemException.pePrefix(rank, size) + "bootstrap: cannot open a listener: " + ex.getMessage(), ex);
+        }
+        if (settings.launcherPid() > 0)
+        {
+            b.exitWithLauncher(settings.launcherPid());
         }
         try
         {
@@ -179,43 +184,70 @@ public final class UidBootstrap extends AbstractBootstrap
         return id.rootAddress().getAddress().getHostAddress() + ":" + id.rootAddress().getPort();
     }
 
+    /**
+     * Connects and authenticates to the root, retrying (with backoff, until the deadline) while it
+     * does not listen yet or closes the connection before authenticating (it has too many
+     * connections waiting); stops as soon as the job fails (a launcher that ended, say).
+     */
     private Channel connectRoot(final long deadline)
     {
         long backoffMs = 20;
         while (true)
         {
+            checkFailure("join");
             Channel ch = null;
             try
             {
                 ch = Channel.connect(id.rootAddress(), Math.max(1, Math.min(settings.peerTimeoutNs(), deadline - System.nanoTime())));
-                ch.readTimeout(settings.peerTimeoutNs());
+                connecting = ch;
+                if (failure() != null)
+                {
+                    ch.close();
+                }
+                ch.handshakeDeadline(settings.peerTimeoutNs());
                 Auth.client(ch, secret);
-                ch.readTimeout(0);
+                ch.authenticated();
+                connecting = null;
                 return ch;
             }
-            catch (final ConnectException ex)
+            catch (final ConnectException | Auth.Unheard ex)
             {
+                connecting = null;
                 if (ch != null)
                 {
                     ch.close();
                 }
+                checkFailure("join");
                 if (System.nanoTime() + backoffMs * 1_000_000 > deadline)
                 {
                     throw new ShmemTimeoutException(prefix() + "bootstrap: cannot reach the root at " + where() + " within "
                         + settings.timeoutNs() / 1_000_000 + " ms: " + ex.getMessage(), new int[0]);
                 }
-                sleepMs(backoffMs);
+                pause(backoffMs);
                 backoffMs = Math.min(500, backoffMs * 2);
             }
             catch (final IOException ex)
             {
+                connecting = null;
                 if (ch != null)
                 {
                     ch.close();
                 }
+                checkFailure("join");
                 throw new ShmemInitException(prefix() + "bootstrap: cannot join the root at " + where() + ": "
                     + BootstrapRoot.describe(ex), ex);
             }
+        }
+    }
+
+    /** Sleeps {@code ms}, waking early (to throw) if the job fails. */
+    private void pause(final long ms)
+    {
+        final long until = System.nanoTime() + ms * 1_000_000;
+        while (System.nanoTime() < until)
+        {
+            checkFailure("join");
+            sleepMs(Math.min(20, Math.max(1, (until - System.nanoTime()) / 1_000_000)));
         }
     }
 
@@ -338,6 +370,7 @@ public final class UidBootstrap extends AbstractBootstrap
             {
                 return;
             }
+            links.tick();
             if (failure() != null || heartbeatsPaused)
             {
                 continue;
@@ -376,6 +409,11 @@ public final class UidBootstrap extends AbstractBootstrap
     @Override
     protected void onFailed(final JobFailedException ex)
     {
+        final Channel ch = connecting;
+        if (ch != null)
+        {
+            ch.close(); // a handshake in progress ends now
+        }
         mailbox.wakeAll();
         store.failAll(ex);
     }

@@ -170,7 +170,7 @@ public final class UniqueId
         final String s = text.strip();
         if (!s.startsWith(TEXT_PREFIX))
         {
-            throw bad("must start with '" + TEXT_PREFIX + "' (got '" + abbreviate(s) + "')");
+            throw bad("must start with '" + TEXT_PREFIX + "' (got " + s.length() + " characters, not shown: an id holds the job secret)");
         }
         final byte[] bytes;
         try
@@ -179,14 +179,9 @@ public final class UniqueId
         }
         catch (final IllegalArgumentException ex)
         {
-            throw bad("is not valid base64url after '" + TEXT_PREFIX + "': " + ex.getMessage());
+            throw bad("is not valid base64url after '" + TEXT_PREFIX + "' (" + s.length() + " characters)");
         }
         return fromBytes(bytes);
-    }
-
-    private static String abbreviate(final String s)
-    {
-        return s.length() <= 16 ? s : s.substring(0, 16) + "...";
     }
 
     private static ConfigurationException bad(final String what)

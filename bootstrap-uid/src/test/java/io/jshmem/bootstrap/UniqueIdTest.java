@@ -52,6 +52,37 @@ class UniqueIdTest
         assertBad("jsuid1-" + Base64.getUrlEncoder().withoutPadding().encodeToString(raw), "address family 5");
     }
 
+    @Test
+    void noMessageOrToStringShowsTheSecret() throws Exception
+    {
+        final UniqueId id = UniqueId.of(UniqueId.randomSecret(), new InetSocketAddress(InetAddress.getLoopbackAddress(), 4242));
+        final String text = id.toText();
+        final String body = text.substring(7);
+        // a mangled id: prefix lost, prefix misspelt, a stray character in the middle
+        for (final String bad : new String[] {body, "jsuid2-" + body, "jsuid1-" + body.substring(0, 60) + "!" + body.substring(61)})
+        {
+            final ConfigurationException ex = assertThrows(ConfigurationException.class, () -> UniqueId.parse(bad));
+            assertNoSecret(ex.getMessage(), body);
+        }
+        assertNoSecret(id.toString(), body);
+        final io.jshmem.config.ShmemConfig config = io.jshmem.config.ShmemConfig.of(java.util.Map.of("JSHMEM_RANK", "0",
+            "JSHMEM_SIZE", "2", "SHMEM_BOOTSTRAP_UID", text, "SHMEM_BOOTSTRAP_SECRET", "hunter2-hunter2"), null, null);
+        assertNoSecret(LaunchEnvironment.detect(config).toString(), body);
+        assertNoSecret(config.setting(io.jshmem.config.ShmemOptions.BOOTSTRAP_UID).toString(), body);
+        assertFalse(config.setting(io.jshmem.config.ShmemOptions.BOOTSTRAP_SECRET).toString().contains("hunter2"));
+        assertNoSecret(BootstrapSettings.from(config).toString(), body);
+    }
+
+    /** No 6 characters in a row of the id's base64 body (the secret is bytes 8..39 of it). */
+    private static void assertNoSecret(final String message, final String body)
+    {
+        for (int i = 10; i + 6 <= body.length(); i++)
+        {
+            final String piece = body.substring(i, i + 6);
+            assertFalse(message.contains(piece), () -> "'" + piece + "' of the id in: " + message);
+        }
+    }
+
     private static void assertBad(final String text, final String why)
     {
         final ConfigurationException ex = assertThrows(ConfigurationException.class, () -> UniqueId.parse(text));

@@ -14,6 +14,9 @@ import java.util.function.Function;
  */
 public final class Option<T>
 {
+    /** What a secret value is printed as. */
+    public static final String REDACTED = "(set, redacted)";
+
     private final String envName;
     private final String legacyName;
     private final String property;
@@ -21,6 +24,7 @@ public final class Option<T>
     private final String category;
     private final String description;
     private final Function<String, T> parser;
+    private final boolean secret;
 
     private Option(
         final String envName,
@@ -28,8 +32,10 @@ public final class Option<T>
         final String defaultText,
         final String category,
         final String description,
-        final Function<String, T> parser)
+        final Function<String, T> parser,
+        final boolean secret)
     {
+        this.secret = secret;
         this.envName = Objects.requireNonNull(envName);
         this.legacyName = legacyName;
         this.property = propertyName(envName);
@@ -59,7 +65,42 @@ public final class Option<T>
         final String description,
         final Function<String, T> parser)
     {
-        return new Option<>(envName, legacyName, defaultText, category, description, parser);
+        return new Option<>(envName, legacyName, defaultText, category, description, parser, false);
+    }
+
+    /**
+     * Defines an option whose value is a secret (a job secret, a unique id carrying one): {@code SHMEM_INFO},
+     * {@link ShmemConfig.Setting#toString()} and configuration errors show it as {@link #REDACTED}.
+     *
+     * @param envName     the environment variable.
+     * @param category    a grouping word for {@code SHMEM_INFO}.
+     * @param description one line for {@code SHMEM_INFO}.
+     * @param parser      text to value; throws {@link IllegalArgumentException} with a reason on bad input.
+     * @param <T>         the value type.
+     * @return the option (no legacy alias, no default).
+     */
+    public static <T> Option<T> secret(
+        final String envName,
+        final String category,
+        final String description,
+        final Function<String, T> parser)
+    {
+        return new Option<>(envName, null, null, category, description, parser, true);
+    }
+
+    /** @return true if the value must never be printed ({@link #secret}). */
+    public boolean isSecret()
+    {
+        return secret;
+    }
+
+    /**
+     * @param text a value of this option, or null.
+     * @return the text to print for it: the value, or {@link #REDACTED} for a secret one.
+     */
+    public String shown(final String text)
+    {
+        return secret && text != null ? REDACTED : text;
     }
 
     /**

@@ -43,9 +43,22 @@ public final class ShmemConfig
         }
     }
 
-    /** A value's text and its source. */
-    public record Setting(String text, Source source, String from)
+    /**
+     * A value's text and its source.
+     *
+     * @param text   the value's text, or null if unset.
+     * @param source where it came from.
+     * @param from   the variable, property or setting name.
+     * @param secret true if the text must never be printed ({@link Option#isSecret()}).
+     */
+    public record Setting(String text, Source source, String from, boolean secret)
     {
+        /** @return the setting, a secret text shown as {@link Option#REDACTED}. */
+        @Override
+        public String toString()
+        {
+            return "Setting[text=" + (secret && text != null ? Option.REDACTED : text) + ", source=" + source + ", from=" + from + "]";
+        }
     }
 
     private final Map<String, String> env;
@@ -123,27 +136,27 @@ public final class ShmemConfig
         String v = explicit.get(option.envName());
         if (v != null)
         {
-            return new Setting(v, Source.EXPLICIT, option.envName());
+            return new Setting(v, Source.EXPLICIT, option.envName(), option.isSecret());
         }
         v = properties.get(option.property());
         if (v != null)
         {
-            return new Setting(v, Source.PROPERTY, option.property());
+            return new Setting(v, Source.PROPERTY, option.property(), option.isSecret());
         }
         v = env.get(option.envName());
         if (v != null)
         {
-            return new Setting(v, Source.ENV, option.envName());
+            return new Setting(v, Source.ENV, option.envName(), option.isSecret());
         }
         if (option.legacyName() != null)
         {
             v = env.get(option.legacyName());
             if (v != null)
             {
-                return new Setting(v, Source.LEGACY_ENV, option.legacyName());
+                return new Setting(v, Source.LEGACY_ENV, option.legacyName(), option.isSecret());
             }
         }
-        return new Setting(option.defaultText(), Source.DEFAULT, option.envName());
+        return new Setting(option.defaultText(), Source.DEFAULT, option.envName(), option.isSecret());
     }
 
     /**
@@ -181,8 +194,13 @@ public final class ShmemConfig
         }
         catch (final IllegalArgumentException ex)
         {
+            String reason = String.valueOf(ex.getMessage());
+            if (option.isSecret() && s.text().strip().length() >= 4)
+            {
+                reason = reason.replace(s.text().strip(), Option.REDACTED);
+            }
             throw new ConfigurationException(option.envName(),
-                "invalid value for " + option.envName() + " (from " + s.source() + " " + s.from() + "): " + ex.getMessage());
+                "invalid value for " + option.envName() + " (from " + s.source() + " " + s.from() + "): " + reason);
         }
         cache.put(option, value);
         return value;
@@ -202,7 +220,8 @@ public final class ShmemConfig
     }
 
     /**
-     * Prints each option with its value and source, for {@code SHMEM_INFO}.
+     * Prints each option with its value and source, for {@code SHMEM_INFO}; secret values
+     * ({@link Option#isSecret()}: the unique id, the job secret) as {@link Option#REDACTED}.
      *
      * @param out     where to print.
      * @param options the table.
@@ -216,7 +235,7 @@ public final class ShmemConfig
             final String legacy = o.legacyName() == null ? "" : " (alias " + o.legacyName() + ")";
             byCategory.computeIfAbsent(o.category(), k -> new StringBuilder())
                 .append(String.format("  %-34s %-22s [%s]%s%n      %s%n",
-                    o.envName(), s.text() == null ? "(unset)" : s.text(), s.source(), legacy, o.description()));
+                    o.envName(), s.text() == null ? "(unset)" : o.shown(s.text()), s.source(), legacy, o.description()));
         }
         final StringBuilder sb = new StringBuilder("jshmem options (env name, value, source; system property shmem.<name.lower.dotted>):\n");
         byCategory.forEach((cat, text) -> sb.append(cat).append(":\n").append(text));

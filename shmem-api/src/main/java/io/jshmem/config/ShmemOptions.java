@@ -63,8 +63,9 @@ public final class ShmemOptions
 
     /** Bytes of symmetric heap per PE; the spec's size grammar. */
     public static final Option<Long> SYMMETRIC_SIZE = Option.of("SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE", "128M",
-        "runtime", "Bytes of symmetric heap per PE: a number with an optional k/m/g/t (powers of 2) suffix, e.g. 512M, 1.5g.",
-        SizeParser::parse);
+        "runtime", "Bytes of symmetric heap per PE, more than 0: a number with an optional k/m/g/t (powers of 2) suffix, "
+            + "e.g. 512M, 1.5g.",
+        SizeParser::parsePositive);
 
     /** Debug messages and extra checks (collective mismatch detection). */
     public static final Option<Boolean> DEBUG = Option.of("SHMEM_DEBUG", "SMA_DEBUG", null,
@@ -154,8 +155,9 @@ public final class ShmemOptions
         t -> oneOf(t, "auto", "shmemrun", "uid", "torchrun", "slurm", "mpi", "pmi", "singleton"));
 
     /** The unique id as text (what shmemrun passes, or what an application ships itself). */
-    public static final Option<String> BOOTSTRAP_UID = Option.of("SHMEM_BOOTSTRAP_UID", null, null,
-        "bootstrap", "The job's unique id as text (set by shmemrun or by the application).", ShmemOptions::nonEmpty);
+    public static final Option<String> BOOTSTRAP_UID = Option.secret("SHMEM_BOOTSTRAP_UID",
+        "bootstrap", "The job's unique id as text (set by shmemrun or by the application); it holds the job secret, "
+            + "so it is never printed.", ShmemOptions::nonEmpty);
 
     /** A fixed root address, so no id needs broadcasting. */
     public static final Option<String> BOOTSTRAP_UID_SESSION_ID = Option.of("SHMEM_BOOTSTRAP_UID_SESSION_ID", null, null,
@@ -171,8 +173,9 @@ public final class ShmemOptions
         t -> oneOf(t, "af_inet", "af_inet6").toUpperCase(Locale.ROOT));
 
     /** Job secret where the launcher gives no unique id. */
-    public static final Option<String> BOOTSTRAP_SECRET = Option.of("SHMEM_BOOTSTRAP_SECRET", null, null,
-        "bootstrap", "Job secret (hex or text) for launchers that give no unique id (torchrun, SLURM, MPI).", ShmemOptions::nonEmpty);
+    public static final Option<String> BOOTSTRAP_SECRET = Option.secret("SHMEM_BOOTSTRAP_SECRET",
+        "bootstrap", "Job secret (hex or text) for launchers that give no unique id (torchrun, SLURM, MPI); never printed.",
+        ShmemOptions::nonEmpty);
 
     /** Deadline of every bootstrap wait. */
     public static final Option<Long> BOOTSTRAP_TIMEOUT_NS = Option.of("SHMEM_BOOTSTRAP_TIMEOUT", null, "120s",

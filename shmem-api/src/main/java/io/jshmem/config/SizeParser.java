@@ -71,4 +71,21 @@ public final class SizeParser
         }
         return value.longValueExact();
     }
+
+    /**
+     * As {@link #parse}, for sizes that must hold something (a heap): 0 is rejected too.
+     *
+     * @param text the value.
+     * @return the size in bytes, at least 1.
+     * @throws IllegalArgumentException with the reason if the text is not a size or is 0.
+     */
+    public static long parsePositive(final String text)
+    {
+        final long v = parse(text);
+        if (v == 0)
+        {
+            throw new IllegalArgumentException("'" + text + "' is 0 bytes; the size must be more than 0 (e.g. 128M)");
+        }
+        return v;
+    }
 }

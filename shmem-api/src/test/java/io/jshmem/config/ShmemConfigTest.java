@@ -80,4 +80,54 @@ class ShmemConfigTest
         assertThrows(IllegalArgumentException.class, () -> DurationParser.parseNs("soon"));
         assertThrows(IllegalArgumentException.class, () -> DurationParser.parseNs("-1"));
     }
+
+    @Test
+    void secretsAreNeverPrinted()
+    {
+        final String uid = "jsuid1-SlNVSQABBAAxMjM0NTY3ODkwYWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4";
+        final String secret = "correct-horse-battery-staple";
+        final ShmemConfig c = ShmemConfig.of(Map.of("SHMEM_BOOTSTRAP_UID", uid, "SHMEM_BOOTSTRAP_SECRET", secret), null, null);
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        c.printInfo(new PrintStream(bytes, true), ShmemOptions.ALL);
+        final String text = bytes.toString();
+        assertFalse(text.contains(uid) || text.contains(uid.substring(7, 20)), text);
+        assertFalse(text.contains(secret), text);
+        assertTrue(text.contains("SHMEM_BOOTSTRAP_UID") && text.contains(Option.REDACTED), text);
+        for (final Option<?> o : java.util.List.of(ShmemOptions.BOOTSTRAP_UID, ShmemOptions.BOOTSTRAP_SECRET))
+        {
+            final String shown = c.setting(o).toString();
+            assertFalse(shown.contains(uid) || shown.contains(secret), shown);
+            assertTrue(o.isSecret() && shown.contains(Option.REDACTED), shown);
+        }
+        // the value itself is still there for the bootstrap
+        assertEquals(uid, c.get(ShmemOptions.BOOTSTRAP_UID));
+        assertEquals(secret, c.get(ShmemOptions.BOOTSTRAP_SECRET));
+        // a parser that quotes a secret value in its complaint is redacted too
+        final Option<String> echo = Option.secret("SHMEM_TEST_SECRET", "test", "echoes", t ->
+        {
+            throw new IllegalArgumentException("'" + t + "' is no good");
+        });
+        final ConfigurationException ex = assertThrows(ConfigurationException.class,
+            () -> ShmemConfig.of(Map.of("SHMEM_TEST_SECRET", secret), null, null).get(echo));
+        assertFalse(ex.getMessage().contains(secret), ex.getMessage());
+        assertTrue(ex.getMessage().contains("SHMEM_TEST_SECRET") && ex.getMessage().contains("is no good"), ex.getMessage());
+        // other values are shown as they are
+        assertTrue(ShmemConfig.of(Map.of("SHMEM_SYMMETRIC_SIZE", "64M"), null, null).setting(ShmemOptions.SYMMETRIC_SIZE)
+            .toString().contains("64M"));
+    }
+
+    @Test
+    void aZeroSymmetricSizeIsAConfigurationErrorNamingTheVariable()
+    {
+        for (final String zero : new String[] {"0", "0k", "0.0M", ".0g"})
+        {
+            final ShmemConfig c = ShmemConfig.of(Map.of("SHMEM_SYMMETRIC_SIZE", zero), null, null);
+            final ConfigurationException ex = assertThrows(ConfigurationException.class, () -> c.get(ShmemOptions.SYMMETRIC_SIZE), zero);
+            assertEquals("SHMEM_SYMMETRIC_SIZE", ex.optionName());
+            assertTrue(ex.getMessage().contains("SHMEM_SYMMETRIC_SIZE") && ex.getMessage().contains("more than 0"), ex.getMessage());
+        }
+        final ShmemConfig legacy = ShmemConfig.of(Map.of("SMA_SYMMETRIC_SIZE", "0"), null, null);
+        assertThrows(ConfigurationException.class, () -> legacy.validate(ShmemOptions.ALL));
+        assertEquals(1L, ShmemConfig.of(Map.of("SHMEM_SYMMETRIC_SIZE", "0.0000001k"), null, null).get(ShmemOptions.SYMMETRIC_SIZE));
+    }
 }
