@@ -8,13 +8,16 @@ import io.jshmem.SymmetricArray;
 import io.jshmem.SymmetricLongs;
 import io.jshmem.Team;
 
+import io.jshmem.transport.TransportContext;
+
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
 
 /**
  * A context made by {@code Shmem.createContext} or {@code Team.createContext}: the PE's one engine
- * seen through a team's PE numbers. On the p2p path operations complete as they are issued, so a
- * context holds no queue; fence and quiet are the engine's fences, close is a quiet. The options are
+ * seen through a team's PE numbers, with its own transport state (the remote transport's per-target
+ * issued and acknowledged counters), so fence, quiet and pe_quiet act on this context's operations;
+ * on the p2p path operations complete as they are issued. Close is a quiet, then releases the state. The options are
  * promises jshmem does not need, except PRIVATE, which it checks: another thread using (or closing) a
  * private context fails.
  * <p>
@@ -23,6 +26,7 @@ import java.util.EnumSet;
 final class ContextImpl extends ShmemContext
 {
     private final RmaEngine rma;
+    private final TransportContext tc;
     private final Team team;
     private final boolean world;
     private final EnumSet<ContextOption> options;
@@ -33,6 +37,7 @@ final class ContextImpl extends ShmemContext
     ContextImpl(final RmaEngine rma, final Team team, final boolean world, final String prefix, final ContextOption... options)
     {
         this.rma = rma;
+        this.tc = rma.newContext();
         this.team = team;
         this.world = world;
         this.prefix = prefix;
@@ -87,74 +92,74 @@ final class ContextImpl extends ShmemContext
     protected void rmaPut(final SymmetricArray<?> dest, final long destIndex, final Object src, final int srcOffset, final int count,
         final int pe, final boolean nbi)
     {
-        rma.put(dest, destIndex, src, srcOffset, count, pe(pe));
+        rma.put(tc, dest, destIndex, src, srcOffset, count, pe(pe), nbi);
     }
 
     @Override
     protected void rmaGet(final Object dest, final int destOffset, final SymmetricArray<?> src, final long srcIndex, final int count,
         final int pe, final boolean nbi)
     {
-        rma.get(dest, destOffset, src, srcIndex, count, pe(pe));
+        rma.get(tc, dest, destOffset, src, srcIndex, count, pe(pe), nbi);
     }
 
     @Override
     protected void rmaPutSegment(final SymmetricArray<?> dest, final long destByteOffset, final MemorySegment src, final int pe,
         final boolean nbi)
     {
-        rma.putSegment(dest, destByteOffset, src, pe(pe));
+        rma.putSegment(tc, dest, destByteOffset, src, pe(pe), nbi);
     }
 
     @Override
     protected void rmaGetSegment(final MemorySegment dest, final SymmetricArray<?> src, final long srcByteOffset, final int pe,
         final boolean nbi)
     {
-        rma.getSegment(dest, src, srcByteOffset, pe(pe));
+        rma.getSegment(tc, dest, src, srcByteOffset, pe(pe), nbi);
     }
 
     @Override
     protected void rmaPutStrided(final SymmetricArray<?> dest, final long destIndex, final long dst, final Object src, final int srcOffset,
         final long sst, final long bsize, final long nblocks, final int pe)
     {
-        rma.putStrided(dest, destIndex, dst, src, srcOffset, sst, bsize, nblocks, pe(pe));
+        rma.putStrided(tc, dest, destIndex, dst, src, srcOffset, sst, bsize, nblocks, pe(pe));
     }
 
     @Override
     protected void rmaGetStrided(final Object dest, final int destOffset, final long dst, final SymmetricArray<?> src, final long srcIndex,
         final long sst, final long bsize, final long nblocks, final int pe)
     {
-        rma.getStrided(dest, destOffset, dst, src, srcIndex, sst, bsize, nblocks, pe(pe));
+        rma.getStrided(tc, dest, destOffset, dst, src, srcIndex, sst, bsize, nblocks, pe(pe));
     }
 
     @Override
     protected void rmaP(final SymmetricArray<?> dest, final long index, final long bits, final int pe)
     {
-        rma.p(dest, index, bits, pe(pe));
+        rma.p(tc, dest, index, bits, pe(pe));
     }
 
     @Override
     protected long rmaG(final SymmetricArray<?> src, final long index, final int pe)
     {
-        return rma.g(src, index, pe(pe));
+        return rma.g(tc, src, index, pe(pe));
     }
 
     @Override
     protected long amo(final AtomicOp op, final SymmetricArray<?> dest, final long index, final long value, final long cond, final int pe)
     {
-        return rma.amo(op, dest, index, value, cond, pe(pe));
+        return rma.amo(tc, op, dest, index, value, cond, pe(pe));
     }
 
     @Override
     protected void amoNbi(final AtomicOp op, final SymmetricArray<?> dest, final long index, final long value, final long cond,
         final int pe, final Object fetch, final int fetchIndex)
     {
-        rma.amoNbi(op, dest, index, value, cond, pe(pe), fetch, fetchIndex);
+        rma.amoNbi(tc, op, dest, index, value, cond, pe(pe), fetch, fetchIndex);
     }
 
     @Override
     protected void rmaPutSignal(final SymmetricArray<?> dest, final long destIndex, final Object src, final int srcOffset, final int count,
         final SymmetricLongs sig, final long sigIndex, final long signal, final SignalOp op, final int pe, final boolean nbi)
     {
-        rma.putSignal(dest, destIndex, src, srcOffset, count, sig, sigIndex, signal, op, pe(pe));
+        rma.putSignal(tc, dest, destIndex, src, srcOffset, count, sig, sigIndex, signal, op, pe(pe), nbi);
     }
 
     @Override
@@ -167,14 +172,14 @@ final class ContextImpl extends ShmemContext
     public void fence()
     {
         check();
-        rma.fence();
+        rma.fence(tc);
     }
 
     @Override
     public void quiet()
     {
         check();
-        rma.quiet();
+        rma.quiet(tc);
     }
 
     @Override
@@ -186,7 +191,7 @@ final class ContextImpl extends ShmemContext
             world[i] = pe(pes[i]);
         }
         check();
-        rma.peQuiet(world);
+        rma.peQuiet(tc, world);
     }
 
     /** Destroy: completes pending operations (quiet), then refuses further use. Idempotent. */
@@ -202,8 +207,12 @@ final class ContextImpl extends ShmemContext
             throw new IllegalStateException(prefix + "PRIVATE context closed by thread '" + Thread.currentThread().getName() +
                 "'; only its creator '" + owner.getName() + "' may destroy it");
         }
-        rma.quiet();
+        rma.quiet(tc);
         closed = true;
+        if (tc != null)
+        {
+            tc.close();
+        }
     }
 
     @Override

@@ -11,36 +11,67 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.lang.reflect.Array;
+import io.jshmem.transport.HeapAtomics;
+import io.jshmem.transport.P2pTransport;
+import io.jshmem.transport.ReachabilityMap;
+import io.jshmem.transport.Transport;
+import io.jshmem.transport.TransportContext;
 
 /**
- * The one implementation of every one-sided operation on the p2p path: argument checks, then copies
- * and atomics on the target PE's mapped heap. Every context of a PE shares its engine. Safe from any
- * thread: it holds no mutable state (completion is immediate on this path, so fence and quiet are
- * memory fences).
+ * Every one-sided operation of a PE: the argument checks, once, then the two-tier dispatch of the
+ * reachability map. Tier one is the p2p transport inlined: a target whose heap is mapped here is a
+ * copy or an atomic on {@link P2pTransport#heapOf} through its static forms. Tier two is the remote
+ * transport of the map (the proxy) through the {@link Transport} SPI with the calling context's
+ * {@link TransportContext}. Every context of a PE shares its engine; the per-context state (issued and
+ * acknowledged requests per target) lives in the transport context each context holds. Safe from any
+ * thread.
  * <p>
- * Ordering: puts are plain stores into the peer mapping; a put-with-signal issues a full fence between
- * the data and the signal, so a PE that observes the signal with an acquire load (signalWaitUntil,
- * waitUntil) observes the data; {@link #fence()} and {@link #quiet()} are full fences, which also order
- * any non-temporal stores the JDK's copy routines may use.
+ * Ordering: p2p puts are plain stores into the peer mapping, a put-with-signal fences between the data
+ * and the signal, fence and quiet are full fences (which also order any non-temporal stores the JDK's
+ * copy routines may use); remote targets get the remote transport's fence and quiet as well.
  */
 final class RmaEngine
 {
-    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
-    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
-
     private final SymmetricSpace owner;
     private final MemorySegment[] heaps;
+    private final Transport remote;
+    private final boolean[] viaRemote;
     private final int nPes;
 
-    RmaEngine(final SymmetricSpace owner, final MemorySegment[] heaps)
+    /**
+     * @param owner  the PE.
+     * @param p2p    the connected p2p transport (this PE and its mapped peers).
+     * @param remote the connected remote transport, or null when every PE is mapped.
+     * @param map    the job's reachability map.
+     */
+    RmaEngine(final SymmetricSpace owner, final P2pTransport p2p, final Transport remote, final ReachabilityMap map)
     {
         this.owner = owner;
-        this.heaps = heaps;
+        this.heaps = p2p.heaps();
+        this.remote = remote;
         this.nPes = heaps.length;
+        this.viaRemote = new boolean[nPes];
+        for (int pe = 0; pe < nPes; pe++)
+        {
+            viaRemote[pe] = remote != null && heaps[pe] == null && map.transport(owner.myPe(), pe) == remote.id();
+        }
+    }
+
+    /** @return a new per-context state (null when no remote transport is connected). */
+    TransportContext newContext()
+    {
+        return remote == null ? null : remote.createContext();
+    }
+
+    /** @return whether pe is reached by any transport. */
+    boolean reaches(final int pe)
+    {
+        return pe >= 0 && pe < nPes && (heaps[pe] != null || viaRemote[pe]);
     }
 
     // ------------------------------------------------------------------ checks
 
+    /** @return the target's mapped heap, or null when it is reached through the remote transport. */
     MemorySegment target(final int pe)
     {
         if (pe < 0 || pe >= nPes)
@@ -48,11 +79,28 @@ final class RmaEngine
             throw new IndexOutOfBoundsException(owner.prefix() + "pe=" + pe + " out of range [0, " + nPes + ")");
         }
         final MemorySegment heap = heaps[pe];
-        if (heap == null)
+        if (heap == null && !viaRemote[pe])
         {
-            throw new ShmemException(owner.prefix() + "pe=" + pe + " is not reachable: it is on another node and no inter-node transport is configured");
+            throw new ShmemException(owner.prefix() + "pe=" + pe + " is not reachable by any configured transport (SHMEM_TRANSPORT)");
         }
         return heap;
+    }
+
+    /** A Java array range as a segment (the remote path's source or destination). */
+    private static MemorySegment slice(final Object array, final int offset, final int count, final int elementBytes)
+    {
+        final MemorySegment whole = switch (array)
+        {
+            case byte[] a -> MemorySegment.ofArray(a);
+            case short[] a -> MemorySegment.ofArray(a);
+            case char[] a -> MemorySegment.ofArray(a);
+            case int[] a -> MemorySegment.ofArray(a);
+            case long[] a -> MemorySegment.ofArray(a);
+            case float[] a -> MemorySegment.ofArray(a);
+            case double[] a -> MemorySegment.ofArray(a);
+            default -> throw new IllegalArgumentException("not a primitive array: " + array.getClass().getSimpleName());
+        };
+        return whole.asSlice((long)offset * elementBytes, (long)count * elementBytes);
     }
 
     void checkOwner(final SymmetricArray<?> handle, final String what)
@@ -110,42 +158,76 @@ final class RmaEngine
 
     // ------------------------------------------------------------------ contiguous
 
-    void put(final SymmetricArray<?> dest, final long destIndex, final Object src, final int srcOffset, final int count, final int pe)
+    void put(final TransportContext tc, final SymmetricArray<?> dest, final long destIndex, final Object src, final int srcOffset,
+        final int count, final int pe, final boolean nbi)
     {
         final long off = checkHandle(dest, destIndex, count, "dest");
         checkArray(src, srcOffset, count, "source");
         final MemorySegment t = target(pe);
         if (count > 0)
         {
-            MemorySegment.copy(src, srcOffset, t, dest.elementLayout(), off, count);
+            if (t != null)
+            {
+                P2pTransport.putArray(t, off, src, srcOffset, dest.elementLayout(), count);
+            }
+            else
+            {
+                remote.put(tc, pe, off, slice(src, srcOffset, count, dest.elementBytes()), nbi);
+            }
         }
     }
 
-    void get(final Object dest, final int destOffset, final SymmetricArray<?> src, final long srcIndex, final int count, final int pe)
+    void get(final TransportContext tc, final Object dest, final int destOffset, final SymmetricArray<?> src, final long srcIndex,
+        final int count, final int pe, final boolean nbi)
     {
         final long off = checkHandle(src, srcIndex, count, "source");
         checkArray(dest, destOffset, count, "dest");
         final MemorySegment t = target(pe);
         if (count > 0)
         {
-            MemorySegment.copy(t, src.elementLayout(), off, dest, destOffset, count);
+            if (t != null)
+            {
+                P2pTransport.getArray(t, off, dest, destOffset, src.elementLayout(), count);
+            }
+            else
+            {
+                remote.get(tc, pe, off, slice(dest, destOffset, count, src.elementBytes()), nbi);
+            }
         }
     }
 
-    void putSegment(final SymmetricArray<?> dest, final long destByteOffset, final MemorySegment src, final int pe)
+    void putSegment(final TransportContext tc, final SymmetricArray<?> dest, final long destByteOffset, final MemorySegment src,
+        final int pe, final boolean nbi)
     {
         checkOwner(dest, "dest");
         final long bytes = src.byteSize();
         checkBytes(dest, destByteOffset, bytes);
-        MemorySegment.copy(src, 0, target(pe), dest.offset() + destByteOffset, bytes);
+        final MemorySegment t = target(pe);
+        if (t != null)
+        {
+            MemorySegment.copy(src, 0, t, dest.offset() + destByteOffset, bytes);
+        }
+        else if (bytes > 0)
+        {
+            remote.put(tc, pe, dest.offset() + destByteOffset, src, nbi);
+        }
     }
 
-    void getSegment(final MemorySegment dest, final SymmetricArray<?> src, final long srcByteOffset, final int pe)
+    void getSegment(final TransportContext tc, final MemorySegment dest, final SymmetricArray<?> src, final long srcByteOffset,
+        final int pe, final boolean nbi)
     {
         checkOwner(src, "source");
         final long bytes = dest.byteSize();
         checkBytes(src, srcByteOffset, bytes);
-        MemorySegment.copy(target(pe), src.offset() + srcByteOffset, dest, 0, bytes);
+        final MemorySegment t = target(pe);
+        if (t != null)
+        {
+            MemorySegment.copy(t, src.offset() + srcByteOffset, dest, 0, bytes);
+        }
+        else if (bytes > 0)
+        {
+            remote.get(tc, pe, src.offset() + srcByteOffset, dest, nbi);
+        }
     }
 
     private void checkBytes(final SymmetricArray<?> handle, final long byteOffset, final long bytes)
@@ -169,168 +251,205 @@ final class RmaEngine
         }
     }
 
-    private static int span(final long stride, final long bsize, final long nblocks)
+    /** Elements a strided shape spans, or Long.MAX_VALUE when that overflows (so every range check fails). */
+    private static long span(final long stride, final long bsize, final long nblocks)
     {
-        return (int)Math.min(Integer.MAX_VALUE, nblocks == 0 ? 0 : (nblocks - 1) * stride + bsize);
+        if (nblocks == 0)
+        {
+            return 0;
+        }
+        try
+        {
+            return Math.addExact(Math.multiplyExact(nblocks - 1, stride), bsize);
+        }
+        catch (final ArithmeticException ex)
+        {
+            return Long.MAX_VALUE;
+        }
     }
 
-    void putStrided(final SymmetricArray<?> dest, final long destIndex, final long dst, final Object src, final int srcOffset,
-        final long sst, final long bsize, final long nblocks, final int pe)
+    private static int arraySpan(final long stride, final long bsize, final long nblocks)
+    {
+        return (int)Math.min(Integer.MAX_VALUE, span(stride, bsize, nblocks));
+    }
+
+    void putStrided(final TransportContext tc, final SymmetricArray<?> dest, final long destIndex, final long dst, final Object src,
+        final int srcOffset, final long sst, final long bsize, final long nblocks, final int pe)
     {
         checkStrides(dst, sst, bsize, nblocks);
-        long off = checkHandle(dest, destIndex, nblocks == 0 ? 0 : (nblocks - 1) * dst + bsize, "dest");
-        checkArray(src, srcOffset, span(sst, bsize, nblocks), "source");
+        long off = checkHandle(dest, destIndex, span(dst, bsize, nblocks), "dest");
+        checkArray(src, srcOffset, arraySpan(sst, bsize, nblocks), "source");
         final MemorySegment t = target(pe);
         final ValueLayout layout = dest.elementLayout();
         final long step = dst * dest.elementBytes();
         int s = srcOffset;
         for (long b = 0; b < nblocks; b++, off += step, s += (int)sst)
         {
-            MemorySegment.copy(src, s, t, layout, off, (int)bsize);
+            if (t != null)
+            {
+                P2pTransport.putArray(t, off, src, s, layout, (int)bsize);
+            }
+            else
+            {
+                remote.put(tc, pe, off, slice(src, s, (int)bsize, dest.elementBytes()), false);
+            }
         }
     }
 
-    void getStrided(final Object dest, final int destOffset, final long dst, final SymmetricArray<?> src, final long srcIndex,
-        final long sst, final long bsize, final long nblocks, final int pe)
+    void getStrided(final TransportContext tc, final Object dest, final int destOffset, final long dst, final SymmetricArray<?> src,
+        final long srcIndex, final long sst, final long bsize, final long nblocks, final int pe)
     {
         checkStrides(dst, sst, bsize, nblocks);
-        long off = checkHandle(src, srcIndex, nblocks == 0 ? 0 : (nblocks - 1) * sst + bsize, "source");
-        checkArray(dest, destOffset, span(dst, bsize, nblocks), "dest");
+        long off = checkHandle(src, srcIndex, span(sst, bsize, nblocks), "source");
+        checkArray(dest, destOffset, arraySpan(dst, bsize, nblocks), "dest");
         final MemorySegment t = target(pe);
         final ValueLayout layout = src.elementLayout();
         final long step = sst * src.elementBytes();
         int d = destOffset;
         for (long b = 0; b < nblocks; b++, off += step, d += (int)dst)
         {
-            MemorySegment.copy(t, layout, off, dest, d, (int)bsize);
+            if (t != null)
+            {
+                P2pTransport.getArray(t, off, dest, d, layout, (int)bsize);
+            }
+            else
+            {
+                // every block but the last is non-blocking: replies come back in order, so the last completes them all
+                remote.get(tc, pe, off, slice(dest, d, (int)bsize, src.elementBytes()), b + 1 < nblocks);
+            }
         }
     }
 
     // ------------------------------------------------------------------ scalar
 
-    void p(final SymmetricArray<?> dest, final long index, final long bits, final int pe)
+    void p(final TransportContext tc, final SymmetricArray<?> dest, final long index, final long bits, final int pe)
     {
         final long off = checkHandle(dest, index, 1, "dest");
         final MemorySegment t = target(pe);
-        switch (dest.elementBytes())
+        if (t != null)
         {
-            case 1 -> t.set(ValueLayout.JAVA_BYTE, off, (byte)bits);
-            case 2 -> t.set(ValueLayout.JAVA_SHORT_UNALIGNED, off, (short)bits);
-            case 4 -> t.set(ValueLayout.JAVA_INT_UNALIGNED, off, (int)bits);
-            default -> t.set(ValueLayout.JAVA_LONG_UNALIGNED, off, bits);
+            P2pTransport.p(t, off, dest.elementBytes(), bits);
+        }
+        else
+        {
+            final MemorySegment one = MemorySegment.ofArray(new long[] {bits}).asSlice(0, dest.elementBytes());
+            remote.put(tc, pe, off, one, false);
         }
     }
 
-    long g(final SymmetricArray<?> src, final long index, final int pe)
+    long g(final TransportContext tc, final SymmetricArray<?> src, final long index, final int pe)
     {
         final long off = checkHandle(src, index, 1, "source");
         final MemorySegment t = target(pe);
-        return switch (src.elementBytes())
+        if (t != null)
         {
-            case 1 -> t.get(ValueLayout.JAVA_BYTE, off);
-            case 2 -> t.get(ValueLayout.JAVA_SHORT_UNALIGNED, off);
-            case 4 -> t.get(ValueLayout.JAVA_INT_UNALIGNED, off);
-            default -> t.get(ValueLayout.JAVA_LONG_UNALIGNED, off);
-        };
+            return P2pTransport.g(t, off, src.elementBytes());
+        }
+        final long[] box = new long[1];
+        final MemorySegment one = MemorySegment.ofArray(box);
+        remote.get(tc, pe, off, one.asSlice(0, src.elementBytes()), false);
+        return P2pTransport.g(one, 0, src.elementBytes());
     }
 
     // ------------------------------------------------------------------ atomics
 
-    long amo(final AtomicOp op, final SymmetricArray<?> dest, final long index, final long value, final long cond, final int pe)
+    long amo(final TransportContext tc, final AtomicOp op, final SymmetricArray<?> dest, final long index, final long value,
+        final long cond, final int pe)
     {
         final long off = checkAtomic(dest, index);
         final MemorySegment t = target(pe);
-        if (dest.elementBytes() == 8)
+        if (t != null)
         {
-            return switch (op)
-            {
-                case FETCH -> (long)LONG.getVolatile(t, off);
-                case SET ->
-                {
-                    LONG.setVolatile(t, off, value);
-                    yield 0L;
-                }
-                case SWAP -> (long)LONG.getAndSet(t, off, value);
-                case COMPARE_SWAP -> (long)LONG.compareAndExchange(t, off, cond, value);
-                case FETCH_INC, INC, FETCH_ADD, ADD -> (long)LONG.getAndAdd(t, off, value);
-                case FETCH_AND, AND -> (long)LONG.getAndBitwiseAnd(t, off, value);
-                case FETCH_OR, OR -> (long)LONG.getAndBitwiseOr(t, off, value);
-                case FETCH_XOR, XOR -> (long)LONG.getAndBitwiseXor(t, off, value);
-            };
+            return HeapAtomics.apply(t, op, dest.elementBytes(), off, value, cond);
         }
-        final int v = (int)value;
-        return switch (op)
-        {
-            case FETCH -> (int)INT.getVolatile(t, off);
-            case SET ->
-            {
-                INT.setVolatile(t, off, v);
-                yield 0L;
-            }
-            case SWAP -> (int)INT.getAndSet(t, off, v);
-            case COMPARE_SWAP -> (int)INT.compareAndExchange(t, off, (int)cond, v);
-            case FETCH_INC, INC, FETCH_ADD, ADD -> (int)INT.getAndAdd(t, off, v);
-            case FETCH_AND, AND -> (int)INT.getAndBitwiseAnd(t, off, v);
-            case FETCH_OR, OR -> (int)INT.getAndBitwiseOr(t, off, v);
-            case FETCH_XOR, XOR -> (int)INT.getAndBitwiseXor(t, off, v);
-        };
+        return remote.amo(tc, pe, op, dest.elementBytes(), off, value, cond);
     }
 
-    void amoNbi(final AtomicOp op, final SymmetricArray<?> dest, final long index, final long value, final long cond,
-        final int pe, final Object fetch, final int fetchIndex)
+    void amoNbi(final TransportContext tc, final AtomicOp op, final SymmetricArray<?> dest, final long index, final long value,
+        final long cond, final int pe, final Object fetch, final int fetchIndex)
     {
         checkArray(fetch, fetchIndex, 1, "fetch");
-        final long old = amo(op, dest, index, value, cond, pe);
+        final int fetchBytes = switch (fetch)
+        {
+            case long[] a -> 8;
+            case int[] a -> 4;
+            case float[] a -> 4;
+            case double[] a -> 8;
+            case null -> 0;
+            default -> throw new IllegalArgumentException(owner.prefix() + "fetch must be an int[], long[], float[] or double[]: " +
+                fetch.getClass().getSimpleName());
+        };
+        final long off = checkAtomic(dest, index);
+        final MemorySegment t = target(pe);
+        if (t == null)
+        {
+            remote.amoNbi(tc, pe, op, dest.elementBytes(), off, value, cond, fetch == null ? null : slice(fetch, fetchIndex, 1, fetchBytes));
+            return;
+        }
+        final long old = HeapAtomics.apply(t, op, dest.elementBytes(), off, value, cond);
         switch (fetch)
         {
             case long[] a -> a[fetchIndex] = old;
             case int[] a -> a[fetchIndex] = (int)old;
             case float[] a -> a[fetchIndex] = Float.intBitsToFloat((int)old);
             case double[] a -> a[fetchIndex] = Double.longBitsToDouble(old);
-            default -> throw new IllegalArgumentException(owner.prefix() + "fetch must be an int[], long[], float[] or double[]: " +
-                fetch.getClass().getSimpleName());
+            default ->
+            {
+                // null: a non-fetching atomic
+            }
         }
     }
 
     // ------------------------------------------------------------------ signals
 
-    void putSignal(final SymmetricArray<?> dest, final long destIndex, final Object src, final int srcOffset, final int count,
-        final SymmetricLongs sig, final long sigIndex, final long signal, final SignalOp op, final int pe)
+    void putSignal(final TransportContext tc, final SymmetricArray<?> dest, final long destIndex, final Object src, final int srcOffset,
+        final int count, final SymmetricLongs sig, final long sigIndex, final long signal, final SignalOp op, final int pe,
+        final boolean nbi)
     {
         final long sigOff = checkAtomic(sig, sigIndex);
         if (op == null)
         {
             throw new NullPointerException(owner.prefix() + "signal op is null");
         }
+        long off = 0;
         if (dest != null)
         {
-            put(dest, destIndex, src, srcOffset, count, pe);
-            VarHandle.fullFence(); // the data is delivered before the signal that announces it (pairs with the waiter's acquire load)
+            off = checkHandle(dest, destIndex, count, "dest");
+            checkArray(src, srcOffset, count, "source");
         }
         final MemorySegment t = target(pe);
-        if (op == SignalOp.SET)
+        final MemorySegment data = dest == null || count == 0 ? null : slice(src, srcOffset, count, dest.elementBytes());
+        if (t != null)
         {
-            LONG.setVolatile(t, sigOff, signal);
+            P2pTransport.putSignal(t, off, data, sigOff, signal, op);
         }
         else
         {
-            LONG.getAndAdd(t, sigOff, signal);
+            remote.putSignal(tc, pe, off, data, sigOff, signal, op, nbi);
         }
     }
 
     // ------------------------------------------------------------------ ordering
 
-    void fence()
+    void fence(final TransportContext tc)
     {
         VarHandle.fullFence();
+        if (remote != null)
+        {
+            remote.fence(tc);
+        }
     }
 
-    void quiet()
+    void quiet(final TransportContext tc)
     {
         VarHandle.fullFence();
+        if (remote != null)
+        {
+            remote.quiet(tc);
+        }
     }
 
-    void peQuiet(final int[] pes)
+    void peQuiet(final TransportContext tc, final int[] pes)
     {
         for (final int pe : pes)
         {
@@ -339,6 +458,16 @@ final class RmaEngine
         if (pes.length > 0)
         {
             VarHandle.fullFence();
+        }
+        if (remote != null)
+        {
+            for (final int pe : pes)
+            {
+                if (viaRemote[pe])
+                {
+                    remote.peQuiet(tc, pe);
+                }
+            }
         }
     }
 }

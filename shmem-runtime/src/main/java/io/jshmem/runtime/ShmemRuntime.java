@@ -31,6 +31,9 @@ import io.jshmem.spi.SymmetricSpace;
 import io.jshmem.team.TeamRegistry;
 import io.jshmem.transport.P2pTransport;
 import io.jshmem.transport.ReachabilityMap;
+import io.jshmem.transport.Transport;
+import io.jshmem.transport.TransportContext;
+import io.jshmem.transport.proxy.ProxyTransport;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -49,9 +52,11 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     private final Bootstrap bootstrap;
     private final HeapFile heapFile;
     private final P2pTransport p2p;
+    private final Transport remote;
     private final ReachabilityMap reachability;
     private final MemorySegment localHeap;
     private final RmaEngine rma;
+    private final TransportContext tc;
     private final WaitIdle waitIdle;
     private final HeapAllocations allocations;
     private final TeamRegistry teams;
@@ -64,7 +69,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     private volatile boolean finalized;
 
     private ShmemRuntime(final boolean processWide, final ShmemConfig config, final ThreadLevel requested, final Bootstrap bootstrap,
-        final HeapFile heapFile, final P2pTransport p2p, final ReachabilityMap reachability)
+        final HeapFile heapFile, final P2pTransport p2p, final Transport remote, final ReachabilityMap reachability, final WaitIdle waitIdle)
     {
         super(processWide);
         this.config = config;
@@ -72,14 +77,16 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         this.bootstrap = bootstrap;
         this.heapFile = heapFile;
         this.p2p = p2p;
+        this.remote = remote;
         this.reachability = reachability;
         this.localHeap = heapFile.dataSegment();
         this.me = bootstrap.rank();
         this.n = bootstrap.size();
         this.prefix = ShmemException.pePrefix(me, n);
         this.debug = config.isSet(ShmemOptions.DEBUG);
-        this.waitIdle = new WaitIdle(bootstrap, prefix, waitSpins(config, bootstrap), waitYields(config, bootstrap));
-        this.rma = new RmaEngine(this, p2p.heaps());
+        this.waitIdle = waitIdle;
+        this.rma = new RmaEngine(this, p2p, remote, reachability);
+        this.tc = rma.newContext();
         this.allocations = new HeapAllocations(this, bootstrap, heapFile.dataSize(), debug);
         // The team slot pool (teams module), WORLD's sync words included. Not zeroed here: the heap file is new,
         // so its pages are zero, and a faster peer may already have signalled into it. start() separates
@@ -104,6 +111,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         final String prefix = ShmemException.pePrefix(bootstrap.rank(), bootstrap.size());
         HeapFile heap = null;
         P2pTransport p2p = null;
+        Transport remote = null;
         try
         {
             if (bootstrap.rank() == 0 && config.isSet(ShmemOptions.VERSION))
@@ -121,21 +129,46 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             heap = HeapFile.create(dir, bootstrap.jobId(), bootstrap.rank(), bootstrap.size(), heapSize);
             final HeapFile created = heap;
             bootstrap.onExit(created::unlink); // a global exit or failure exit during init leaves no file behind
-            p2p = P2pTransport.connect(bootstrap, heap, dir);
+            final List<String> transports = config.get(ShmemOptions.TRANSPORT);
+            p2p = new P2pTransport(bootstrap, heap, dir, transports.contains("p2p"));
+            final WaitIdle waitIdle = new WaitIdle(bootstrap, prefix, waitSpins(config, bootstrap), waitYields(config, bootstrap));
+            if (transports.contains("proxy"))
+            {
+                remote = new ProxyTransport(bootstrap, heap.dataSegment(), proxySettings(config, bootstrap, prefix), waitIdle::idle);
+            }
+            // steps 4-5: endpoints, then each PE's row (this PE by load/store; others by the first listed transport that reaches them)
+            final byte[][] endpoints = bootstrap.allgather(remote == null ? new byte[0] : remote.endpoint());
             final byte[] row = new byte[bootstrap.size()];
             for (int pe = 0; pe < row.length; pe++)
             {
-                row[pe] = p2p.canReach(pe) ? ReachabilityMap.P2P : ReachabilityMap.NONE;
+                for (final String name : transports)
+                {
+                    final Transport t = "p2p".equals(name) ? p2p : remote;
+                    if (row[pe] == ReachabilityMap.NONE && t.canReach(pe))
+                    {
+                        row[pe] = t.id();
+                    }
+                }
+                if (pe == bootstrap.rank())
+                {
+                    row[pe] = ReachabilityMap.P2P;
+                }
             }
             final ReachabilityMap map = ReachabilityMap.gather(bootstrap, row);
             final List<String> unreachable = map.unreachablePairs(8);
             if (!unreachable.isEmpty())
             {
-                throw new ShmemInitException(prefix + "PEs on different hosts cannot reach each other (" + String.join(", ", unreachable) +
+                throw new ShmemInitException(prefix + "PEs cannot reach each other (" + String.join(", ", unreachable) +
                     (unreachable.size() == 8 ? ", ..." : "") + "; hosts " + java.util.Arrays.toString(bootstrap.hostOfRank()) +
-                    "): no inter-node transport is configured; this version of jshmem runs every PE of a job on one node");
+                    "): no transport in SHMEM_TRANSPORT=" + String.join(",", transports) + " reaches them (PEs on other nodes need 'proxy')");
             }
-            final ShmemRuntime runtime = new ShmemRuntime(processWide, config, requested, bootstrap, heap, p2p, map);
+            // step 6: connections (collective, in the same order on every PE)
+            p2p.connect(map, endpoints);
+            if (remote != null)
+            {
+                remote.connect(map, endpoints);
+            }
+            final ShmemRuntime runtime = new ShmemRuntime(processWide, config, requested, bootstrap, heap, p2p, remote, map, waitIdle);
             bootstrap.barrier(); // every PE is constructed before anyone stores into a peer's sync words
             runtime.world.sync();
             if (config.isSet(ShmemOptions.DEBUG))
@@ -147,11 +180,23 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         }
         catch (final RuntimeException ex)
         {
+            closeQuietly(remote);
             closeQuietly(p2p);
             closeQuietly(heap);
             closeQuietly(bootstrap);
             throw ex instanceof ShmemException ? ex : new ShmemInitException(prefix + "init failed: " + ex, ex);
         }
+    }
+
+    /** The proxy's settings from the options; its connect deadline is the bootstrap's. */
+    private static ProxyTransport.Settings proxySettings(final ShmemConfig config, final Bootstrap bootstrap, final String prefix)
+    {
+        final int configured = config.get(ShmemOptions.PROXY_SPINS);
+        final boolean over = oversubscribed(bootstrap);
+        final int spins = configured >= 0 ? configured : over ? 20 : 200;
+        return new ProxyTransport.Settings(config.get(ShmemOptions.PROXY_RING_SIZE), config.get(ShmemOptions.PROXY_WINDOW), spins,
+            over ? 20 : 100, config.get(ShmemOptions.PROXY_HEARTBEAT_NS), config.get(ShmemOptions.PROXY_PEER_TIMEOUT_NS),
+            config.get(ShmemOptions.BOOTSTRAP_TIMEOUT_NS), System.err::println);
     }
 
     /**
@@ -290,10 +335,14 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         RuntimeException failure = null;
         try
         {
-            rma.quiet();
+            rma.quiet(tc);
             if (bootstrap.failure() == null)
             {
                 world.sync(); // nobody touches a heap after this
+                if (remote != null)
+                {
+                    remote.quiesce(); // peers closing their connections from now on is the end of the job, not a failure
+                }
                 bootstrap.barrier();
             }
         }
@@ -304,6 +353,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         finally
         {
             finalized = true;
+            closeQuietly(remote);
             closeQuietly(p2p);
             closeQuietly(heapFile);
             closeQuietly(bootstrap);
@@ -335,7 +385,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     @Override
     public boolean peAccessible(final int pe)
     {
-        return pe >= 0 && pe < n && p2p.canReach(pe);
+        return rma.reaches(pe);
     }
 
     @Override
@@ -561,7 +611,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     @Override
     public void barrierAll()
     {
-        rma.quiet();
+        rma.quiet(tc);
         world.sync();
     }
 
@@ -621,92 +671,92 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     protected void rmaPut(final SymmetricArray<?> dest, final long destIndex, final Object src, final int srcOffset, final int count,
         final int pe, final boolean nbi)
     {
-        rma.put(dest, destIndex, src, srcOffset, count, pe);
+        rma.put(tc, dest, destIndex, src, srcOffset, count, pe, nbi);
     }
 
     @Override
     protected void rmaGet(final Object dest, final int destOffset, final SymmetricArray<?> src, final long srcIndex, final int count,
         final int pe, final boolean nbi)
     {
-        rma.get(dest, destOffset, src, srcIndex, count, pe);
+        rma.get(tc, dest, destOffset, src, srcIndex, count, pe, nbi);
     }
 
     @Override
     protected void rmaPutSegment(final SymmetricArray<?> dest, final long destByteOffset, final MemorySegment src, final int pe,
         final boolean nbi)
     {
-        rma.putSegment(dest, destByteOffset, src, pe);
+        rma.putSegment(tc, dest, destByteOffset, src, pe, nbi);
     }
 
     @Override
     protected void rmaGetSegment(final MemorySegment dest, final SymmetricArray<?> src, final long srcByteOffset, final int pe,
         final boolean nbi)
     {
-        rma.getSegment(dest, src, srcByteOffset, pe);
+        rma.getSegment(tc, dest, src, srcByteOffset, pe, nbi);
     }
 
     @Override
     protected void rmaPutStrided(final SymmetricArray<?> dest, final long destIndex, final long dst, final Object src, final int srcOffset,
         final long sst, final long bsize, final long nblocks, final int pe)
     {
-        rma.putStrided(dest, destIndex, dst, src, srcOffset, sst, bsize, nblocks, pe);
+        rma.putStrided(tc, dest, destIndex, dst, src, srcOffset, sst, bsize, nblocks, pe);
     }
 
     @Override
     protected void rmaGetStrided(final Object dest, final int destOffset, final long dst, final SymmetricArray<?> src, final long srcIndex,
         final long sst, final long bsize, final long nblocks, final int pe)
     {
-        rma.getStrided(dest, destOffset, dst, src, srcIndex, sst, bsize, nblocks, pe);
+        rma.getStrided(tc, dest, destOffset, dst, src, srcIndex, sst, bsize, nblocks, pe);
     }
 
     @Override
     protected void rmaP(final SymmetricArray<?> dest, final long index, final long bits, final int pe)
     {
-        rma.p(dest, index, bits, pe);
+        rma.p(tc, dest, index, bits, pe);
     }
 
     @Override
     protected long rmaG(final SymmetricArray<?> src, final long index, final int pe)
     {
-        return rma.g(src, index, pe);
+        return rma.g(tc, src, index, pe);
     }
 
     @Override
     protected long amo(final AtomicOp op, final SymmetricArray<?> dest, final long index, final long value, final long cond, final int pe)
     {
-        return rma.amo(op, dest, index, value, cond, pe);
+        return rma.amo(tc, op, dest, index, value, cond, pe);
     }
 
     @Override
     protected void amoNbi(final AtomicOp op, final SymmetricArray<?> dest, final long index, final long value, final long cond,
         final int pe, final Object fetch, final int fetchIndex)
     {
-        rma.amoNbi(op, dest, index, value, cond, pe, fetch, fetchIndex);
+        rma.amoNbi(tc, op, dest, index, value, cond, pe, fetch, fetchIndex);
     }
 
     @Override
     protected void rmaPutSignal(final SymmetricArray<?> dest, final long destIndex, final Object src, final int srcOffset, final int count,
         final SymmetricLongs sig, final long sigIndex, final long signal, final SignalOp op, final int pe, final boolean nbi)
     {
-        rma.putSignal(dest, destIndex, src, srcOffset, count, sig, sigIndex, signal, op, pe);
+        rma.putSignal(tc, dest, destIndex, src, srcOffset, count, sig, sigIndex, signal, op, pe, nbi);
     }
 
     @Override
     public void fence()
     {
-        rma.fence();
+        rma.fence(tc);
     }
 
     @Override
     public void quiet()
     {
-        rma.quiet();
+        rma.quiet(tc);
     }
 
     @Override
     public void peQuiet(final int... pes)
     {
-        rma.peQuiet(pes);
+        rma.peQuiet(tc, pes);
     }
 
     @Override

@@ -18,9 +18,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Two PEs launched torchrun-style (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT, a job secret), as a
- * user launches them by hand. On one host they form a job and exchange data; when one PE runs in its
- * own UTS namespace with another hostname (a second "host", made with unshare -u), init fails on both
- * with a message saying no inter-node transport is configured, and nothing is left behind.
+ * user launches them by hand. On one host they form a job and exchange data by p2p; when one PE runs in
+ * its own UTS namespace with another hostname (a second "host", made with unshare -u), they are on two
+ * nodes and exchange data through the proxy transport; with the proxy left out of SHMEM_TRANSPORT, init
+ * fails on both naming the unreachable pair and the other host, and nothing is left behind.
  */
 class MultiHostInitIT
 {
@@ -29,7 +30,7 @@ class MultiHostInitIT
     @Test
     void sameHostFormsAJob() throws Exception
     {
-        final List<Result> results = launch(false);
+        final List<Result> results = launch(false, null);
         for (final Result r : results)
         {
             assertEquals(0, r.status, r.toString());
@@ -38,13 +39,25 @@ class MultiHostInitIT
     }
 
     @Test
-    void peOnAnotherHostFailsInitClearly() throws Exception
+    void peOnAnotherHostFormsAJobThroughTheProxy() throws Exception
     {
-        final List<Result> results = launch(true);
+        final List<Result> results = launch(true, null);
+        for (final Result r : results)
+        {
+            assertEquals(0, r.status, r.toString());
+            assertTrue(r.output.contains("PROBE-OK"), r.toString());
+        }
+    }
+
+    @Test
+    void peOnAnotherHostWithoutTheProxyFailsInitClearly() throws Exception
+    {
+        final List<Result> results = launch(true, "p2p");
         for (final Result r : results)
         {
             assertNotEquals(0, r.status, r.toString());
-            assertTrue(r.output.contains("no inter-node transport is configured"), r.toString());
+            assertTrue(r.output.contains("PEs cannot reach each other (0->1, 1->0"), r.toString());
+            assertTrue(r.output.contains("SHMEM_TRANSPORT=p2p"), r.toString());
             assertTrue(r.output.contains("jshmem-it-host-b"), "names the other host: " + r);
         }
         try (var files = java.nio.file.Files.list(java.nio.file.Path.of("/dev/shm")))
@@ -62,7 +75,7 @@ class MultiHostInitIT
         }
     }
 
-    private static List<Result> launch(final boolean secondHost) throws Exception
+    private static List<Result> launch(final boolean secondHost, final String transport) throws Exception
     {
         final int port;
         try (ServerSocket s = new ServerSocket(0))
@@ -96,6 +109,10 @@ class MultiHostInitIT
                 env.put("SHMEM_BOOTSTRAP_SECRET", HexFormat.of().formatHex(secret));
                 env.put("SHMEM_BOOTSTRAP_TIMEOUT", "30s");
                 env.put("SHMEM_SYMMETRIC_SIZE", "8M");
+                if (transport != null)
+                {
+                    env.put("SHMEM_TRANSPORT", transport);
+                }
                 processes.add(pb.start());
             }
             final List<Result> results = new ArrayList<>();

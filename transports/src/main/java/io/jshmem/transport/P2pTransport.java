@@ -1,71 +1,98 @@
 package io.jshmem.transport;
 
+import io.jshmem.AtomicOp;
 import io.jshmem.ShmemException;
+import io.jshmem.SignalOp;
 import io.jshmem.bootstrap.Bootstrap;
 import io.jshmem.heap.HeapFile;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The on-node transport: every PE maps the heap file of every other PE on its node, so put and get
  * are copies into and out of the peer's {@link MemorySegment} and atomics are var-handle atomics on
- * the peer's words (hardware-coherent across processes).
+ * the peer's words (hardware-coherent across processes). Operations complete as they are issued, so a
+ * context holds no state and fence and quiet are full fences (which also order any non-temporal stores
+ * the JDK's copy routines may use).
  * <p>
- * {@link #connect} is collective over the job: it maps the peers, then (after a bootstrap barrier, when
- * every local peer has mapped every heap) unlinks this PE's own file, so that a crash from then on
- * leaks nothing under /dev/shm. Threads: {@link #heapOf(int)} is safe from any thread once connected.
+ * A PE always reaches itself through this transport (its own heap is local), whatever
+ * {@code SHMEM_TRANSPORT} says; {@code peers} false keeps it from mapping anyone else.
+ * <p>
+ * {@link #connect} is collective over the job: it maps the peers the map assigns to p2p, then (after a
+ * bootstrap barrier, when every local peer has mapped every heap) unlinks this PE's own file, so that a
+ * crash from then on leaks nothing under /dev/shm. Threads: every verb is safe from any thread once
+ * connected. The runtime's fast path calls the static forms on {@link #heapOf(int)} directly.
  */
-public final class P2pTransport implements AutoCloseable
+public final class P2pTransport implements Transport
 {
+    private static final TransportContext NO_STATE = () -> { };
+
+    private final Bootstrap bootstrap;
     private final HeapFile ownHeap;
+    private final Path directory;
+    private final boolean peers;
     private final HeapFile[] peerFiles;
     private final MemorySegment[] heaps;
-    private final boolean[] reach;
-
-    private P2pTransport(final HeapFile ownHeap, final HeapFile[] peerFiles, final MemorySegment[] heaps, final boolean[] reach)
-    {
-        this.ownHeap = ownHeap;
-        this.peerFiles = peerFiles;
-        this.heaps = heaps;
-        this.reach = reach;
-    }
 
     /**
-     * Which PEs this transport can reach: the PEs on this PE's node (same host identity).
-     *
-     * @param bootstrap the job's bootstrap.
-     * @return one flag per PE.
-     */
-    public static boolean[] reachable(final Bootstrap bootstrap)
-    {
-        final int[] node = bootstrap.nodeOfRank();
-        final int me = bootstrap.rank();
-        final boolean[] reach = new boolean[bootstrap.size()];
-        for (int pe = 0; pe < reach.length; pe++)
-        {
-            reach[pe] = node[pe] == node[me];
-        }
-        return reach;
-    }
-
-    /**
-     * Maps the heaps of every PE on this node. Collective over the job.
-     *
      * @param bootstrap the job's bootstrap.
      * @param ownHeap   this PE's heap (created, READY).
      * @param directory where the heap files live.
-     * @return the connected transport.
+     * @param peers     whether to reach the other PEs of this node (false: only this PE itself).
      */
-    public static P2pTransport connect(final Bootstrap bootstrap, final HeapFile ownHeap, final Path directory)
+    public P2pTransport(final Bootstrap bootstrap, final HeapFile ownHeap, final Path directory, final boolean peers)
+    {
+        this.bootstrap = bootstrap;
+        this.ownHeap = ownHeap;
+        this.directory = directory;
+        this.peers = peers;
+        this.peerFiles = new HeapFile[bootstrap.size()];
+        this.heaps = new MemorySegment[bootstrap.size()];
+    }
+
+    @Override
+    public String name()
+    {
+        return "p2p";
+    }
+
+    @Override
+    public byte id()
+    {
+        return ReachabilityMap.P2P;
+    }
+
+    @Override
+    public Set<Capability> capabilities()
+    {
+        return EnumSet.of(Capability.LOAD_STORE, Capability.PASSIVE_PROGRESS, Capability.ORDERED_PER_TARGET, Capability.CPU_ATOMICS);
+    }
+
+    @Override
+    public byte[] endpoint()
+    {
+        return new byte[0]; // the heap file's name follows from the job id and the PE
+    }
+
+    /** @return true for this PE and, when peers are enabled, the PEs on its node (same host identity). */
+    @Override
+    public boolean canReach(final int pe)
+    {
+        final int me = bootstrap.rank();
+        return pe == me || peers && bootstrap.nodeOfRank()[pe] == bootstrap.nodeOfRank()[me];
+    }
+
+    @Override
+    public void connect(final ReachabilityMap map, final byte[][] endpoints)
     {
         final int me = bootstrap.rank();
         final int n = bootstrap.size();
-        final boolean[] reach = reachable(bootstrap);
-        final HeapFile[] files = new HeapFile[n];
-        final MemorySegment[] heaps = new MemorySegment[n];
         final List<HeapFile> opened = new ArrayList<>();
         try
         {
@@ -77,11 +104,11 @@ public final class P2pTransport implements AutoCloseable
                 {
                     heaps[pe] = ownHeap.dataSegment();
                 }
-                else if (reach[pe])
+                else if (map.transport(me, pe) == ReachabilityMap.P2P)
                 {
-                    files[pe] = HeapFile.openPeer(directory, ownHeap.jobId(), pe, n, ownHeap.dataSize());
-                    opened.add(files[pe]);
-                    heaps[pe] = files[pe].dataSegment();
+                    peerFiles[pe] = HeapFile.openPeer(directory, ownHeap.jobId(), pe, n, ownHeap.dataSize());
+                    opened.add(peerFiles[pe]);
+                    heaps[pe] = peerFiles[pe].dataSegment();
                 }
             }
             bootstrap.barrier(); // every local peer has mapped this PE's heap
@@ -95,34 +122,158 @@ public final class P2pTransport implements AutoCloseable
             }
             throw ex;
         }
-        return new P2pTransport(ownHeap, files, heaps, reach);
     }
 
     /**
      * @param pe a PE (range-checked by the caller).
-     * @return the PE's whole heap data region mapped into this JVM, or null if it is on another node.
+     * @return the PE's whole heap data region mapped into this JVM, or null if this transport does not reach it.
      */
     public MemorySegment heapOf(final int pe)
     {
         return heaps[pe];
     }
 
-    /** @return the mapped heaps, indexed by PE, null where not reachable (the array is shared: do not modify). */
+    /** @return the mapped heaps, indexed by PE, null where not reached (the array is shared: do not modify). */
     public MemorySegment[] heaps()
     {
         return heaps;
-    }
-
-    /** @return true if this transport reaches pe by load/store. */
-    public boolean canReach(final int pe)
-    {
-        return reach[pe];
     }
 
     /** @return this PE's own heap file. */
     public HeapFile ownHeap()
     {
         return ownHeap;
+    }
+
+    @Override
+    public TransportContext createContext()
+    {
+        return NO_STATE;
+    }
+
+    private MemorySegment heap(final int pe)
+    {
+        final MemorySegment h = heaps[pe];
+        if (h == null)
+        {
+            throw new ShmemException("p2p transport does not reach pe " + pe);
+        }
+        return h;
+    }
+
+    // ------------------------------------------------------------------ static forms (the runtime's fast path)
+
+    /** Copies {@code count} elements of a Java array into a mapped heap at byte {@code offset}. */
+    public static void putArray(final MemorySegment heap, final long offset, final Object src, final int srcIndex,
+        final java.lang.foreign.ValueLayout layout, final int count)
+    {
+        MemorySegment.copy(src, srcIndex, heap, layout, offset, count);
+    }
+
+    /** Copies {@code count} elements from a mapped heap at byte {@code offset} into a Java array. */
+    public static void getArray(final MemorySegment heap, final long offset, final Object dst, final int dstIndex,
+        final java.lang.foreign.ValueLayout layout, final int count)
+    {
+        MemorySegment.copy(heap, layout, offset, dst, dstIndex, count);
+    }
+
+    /** Stores one 1-, 2-, 4- or 8-byte element (shmem_p). */
+    public static void p(final MemorySegment heap, final long offset, final int bytes, final long bits)
+    {
+        switch (bytes)
+        {
+            case 1 -> heap.set(java.lang.foreign.ValueLayout.JAVA_BYTE, offset, (byte)bits);
+            case 2 -> heap.set(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED, offset, (short)bits);
+            case 4 -> heap.set(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED, offset, (int)bits);
+            default -> heap.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, offset, bits);
+        }
+    }
+
+    /** Loads one 1-, 2-, 4- or 8-byte element (shmem_g), sign-extended. */
+    public static long g(final MemorySegment heap, final long offset, final int bytes)
+    {
+        return switch (bytes)
+        {
+            case 1 -> heap.get(java.lang.foreign.ValueLayout.JAVA_BYTE, offset);
+            case 2 -> heap.get(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED, offset);
+            case 4 -> heap.get(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED, offset);
+            default -> heap.get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, offset);
+        };
+    }
+
+    // ------------------------------------------------------------------ verbs
+
+    @Override
+    public void put(final TransportContext ctx, final int pe, final long offset, final MemorySegment src, final boolean nbi)
+    {
+        MemorySegment.copy(src, 0, heap(pe), offset, src.byteSize());
+    }
+
+    @Override
+    public void get(final TransportContext ctx, final int pe, final long offset, final MemorySegment dst, final boolean nbi)
+    {
+        MemorySegment.copy(heap(pe), offset, dst, 0, dst.byteSize());
+    }
+
+    @Override
+    public void putSignal(final TransportContext ctx, final int pe, final long offset, final MemorySegment src, final long sigOffset,
+        final long signal, final SignalOp op, final boolean nbi)
+    {
+        putSignal(heap(pe), offset, src, sigOffset, signal, op);
+    }
+
+    /** Put with signal on a mapped heap: data, a full fence, then the signal. */
+    public static void putSignal(final MemorySegment heap, final long offset, final MemorySegment src, final long sigOffset,
+        final long signal, final SignalOp op)
+    {
+        if (src != null && src.byteSize() > 0)
+        {
+            MemorySegment.copy(src, 0, heap, offset, src.byteSize());
+            VarHandle.fullFence(); // the data is delivered before the signal that announces it (pairs with the waiter's acquire load)
+        }
+        HeapAtomics.signal(heap, sigOffset, signal, op);
+    }
+
+    @Override
+    public long amo(final TransportContext ctx, final int pe, final AtomicOp op, final int bytes, final long offset, final long value,
+        final long cond)
+    {
+        return HeapAtomics.apply(heap(pe), op, bytes, offset, value, cond);
+    }
+
+    @Override
+    public void amoNbi(final TransportContext ctx, final int pe, final AtomicOp op, final int bytes, final long offset, final long value,
+        final long cond, final MemorySegment fetch)
+    {
+        final long old = HeapAtomics.apply(heap(pe), op, bytes, offset, value, cond);
+        if (fetch != null)
+        {
+            HeapAtomics.store(fetch, old);
+        }
+    }
+
+    @Override
+    public void fence(final TransportContext ctx)
+    {
+        VarHandle.fullFence();
+    }
+
+    @Override
+    public void quiet(final TransportContext ctx)
+    {
+        VarHandle.fullFence();
+    }
+
+    @Override
+    public void peQuiet(final TransportContext ctx, final int pe)
+    {
+        VarHandle.fullFence();
+    }
+
+    @Override
+    public void progress()
+    {
+        // load/store: nothing pends
     }
 
     /** Unmaps every peer heap (not the own heap, which its creator closes). Idempotent. */
@@ -147,6 +298,7 @@ public final class P2pTransport implements AutoCloseable
                     }
                 }
                 peerFiles[i] = null;
+                heaps[i] = null;
             }
         }
         if (first != null)

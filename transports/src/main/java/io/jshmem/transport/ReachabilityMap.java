@@ -16,6 +16,23 @@ public final class ReachabilityMap
     public static final byte NONE = 0;
     /** Reached by load/store into a mapped heap. */
     public static final byte P2P = 1;
+    /** Reached through the CPU proxy over TCP. */
+    public static final byte PROXY = 2;
+    /** Reserved for a UCX (RDMA-style) transport. */
+    public static final byte UCX = 3;
+
+    /** @return the name of a transport id, for messages. */
+    public static String name(final byte id)
+    {
+        return switch (id)
+        {
+            case NONE -> "none";
+            case P2P -> "p2p";
+            case PROXY -> "proxy";
+            case UCX -> "ucx";
+            default -> "transport#" + id;
+        };
+    }
 
     private final byte[][] map;
 

@@ -1,0 +1,566 @@
+package io.jshmem.transport.proxy;
+
+import io.jshmem.AtomicOp;
+import io.jshmem.SignalOp;
+import io.jshmem.transport.HeapAtomics;
+
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.IdleStrategy;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.Iterator;
+
+/**
+ * The proxy thread of one PE (an Agrona {@link Agent} run by an {@code AgentRunner}): drains the
+ * command ring into the peers' send buffers (within each peer's credit), writes them with
+ * non-blocking TCP, reads every peer's stream and applies its requests to this PE's heap (puts, CPU
+ * atomics, signals: the same var-handle atomics as the p2p path), answers gets and fetching atomics,
+ * acknowledges applied requests, completes this PE's own requests on the peers' ACKs, and keeps
+ * heartbeats. It never blocks on a peer: a full socket leaves bytes in the send buffer and the agent
+ * goes on reading, so two proxies sending to each other cannot deadlock.
+ * <p>
+ * Idle: {@link Idle} spins, then yields, then sleeps in {@link Selector#select(long)} until a peer's
+ * bytes arrive, an API thread posts a command (which wakes it), or a heartbeat is due.
+ */
+final class ProxyAgent implements Agent
+{
+    private static final int RING_BATCH = 256;
+    private static final int READS_PER_PEER = 8;
+    private static final long TIMER_NS = 50_000_000L;
+
+    private final ProxyTransport transport;
+    private final CommandRing ring;
+    private final Completions completions;
+    private final MemorySegment heap;
+    private final long heapSize;
+    private final Selector selector;
+    private final PeerConnection[] peers;
+    private final PeerConnection[] connected;
+    private final long window;
+    private final long heartbeatNs;
+    private final long peerTimeoutNs;
+    private final CommandRing.Handler onCommand = this::onCommand;
+    volatile boolean sleeping;
+    private long now = System.nanoTime();
+    private long nextTimer = now + TIMER_NS;
+
+    ProxyAgent(final ProxyTransport transport, final CommandRing ring, final Completions completions, final MemorySegment heap,
+        final Selector selector, final PeerConnection[] peers, final long window, final long heartbeatNs, final long peerTimeoutNs)
+    {
+        this.transport = transport;
+        this.ring = ring;
+        this.completions = completions;
+        this.heap = heap;
+        this.heapSize = heap.byteSize();
+        this.selector = selector;
+        this.peers = peers;
+        this.connected = java.util.Arrays.stream(peers).filter(java.util.Objects::nonNull).toArray(PeerConnection[]::new);
+        this.window = window;
+        this.heartbeatNs = heartbeatNs;
+        this.peerTimeoutNs = peerTimeoutNs;
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "jshmem-proxy-pe" + transport.myPe();
+    }
+
+    @Override
+    public int doWork() throws IOException
+    {
+        now = System.nanoTime();
+        int work = ring.read(onCommand, RING_BATCH);
+        for (final PeerConnection c : connected)
+        {
+            if (!c.dead && c.unsent() > 0)
+            {
+                work += flush(c) > 0 ? 1 : 0;
+            }
+        }
+        selector.selectNow();
+        if (!selector.selectedKeys().isEmpty()) // also the keys a sleeping select() found
+        {
+            work += handleSelected();
+        }
+        if (now - nextTimer >= 0)
+        {
+            timers();
+        }
+        return work;
+    }
+
+    private int flush(final PeerConnection c)
+    {
+        try
+        {
+            return c.flush(now);
+        }
+        catch (final IOException ex)
+        {
+            lost(c, "write failed: " + ex.getMessage(), ex);
+            return 0;
+        }
+    }
+
+    private int handleSelected()
+    {
+        int work = 0;
+        final Iterator<SelectionKey> it = selector.selectedKeys().iterator();
+        while (it.hasNext())
+        {
+            final SelectionKey key = it.next();
+            it.remove();
+            final PeerConnection c = (PeerConnection)key.attachment();
+            if (c.dead || !key.isValid())
+            {
+                continue;
+            }
+            if (key.isReadable())
+            {
+                work += receive(c);
+            }
+            if (!c.dead && key.isValid() && key.isWritable())
+            {
+                flush(c);
+            }
+        }
+        return work;
+    }
+
+    // ------------------------------------------------------------------ sending
+
+    private boolean onCommand(final int type, final MemorySegment buf, final long body, final int length)
+    {
+        final int pe = buf.get(Frames.I32, body);
+        final int ctx = buf.get(Frames.I32, body + 4);
+        final long frame = body + Frames.LOCAL;
+        final int frameBytes = length - Frames.LOCAL;
+        final PeerConnection c = peers[pe];
+        if (c.dead)
+        {
+            // the job has failed (lost(c) reported it): drop the command; its waiter sees the failure
+            return true;
+        }
+        final int cost = frameBytes + replyBytes(buf, frame);
+        if (c.inflight > 0 && c.inflight + cost > window)
+        {
+            return false; // flow control: wait for the peer's ACKs
+        }
+        if (c.unsent() > 2 * Frames.MAX_CHUNK && flush(c) >= 0 && c.unsent() > 2 * Frames.MAX_CHUNK)
+        {
+            return false; // the socket is full: keep the command in the ring until it drains
+        }
+        c.ensureTx(frameBytes);
+        final int at = c.tx.position();
+        MemorySegment.copy(buf, frame, c.txSegment, at, frameBytes);
+        c.tx.position(at + frameBytes);
+        c.pushRequest(ctx, cost);
+        return true;
+    }
+
+    private static int replyBytes(final MemorySegment buf, final long frame)
+    {
+        final byte type = buf.get(java.lang.foreign.ValueLayout.JAVA_BYTE, frame);
+        return switch (type)
+        {
+            case Frames.GET -> Frames.fixed(Frames.GET_REPLY) + buf.get(Frames.I32, frame + Frames.HEADER);
+            case Frames.AMO -> Frames.fixed(Frames.AMO_REPLY);
+            default -> 0;
+        };
+    }
+
+    // ------------------------------------------------------------------ receiving
+
+    private int receive(final PeerConnection c)
+    {
+        int work = 0;
+        try
+        {
+            for (int i = 0; i < READS_PER_PEER; i++)
+            {
+                final int n = c.channel.read(c.rx);
+                if (n < 0)
+                {
+                    lost(c, "closed by the peer", null);
+                    return work;
+                }
+                if (n == 0)
+                {
+                    break;
+                }
+                work++;
+                c.lastReceivedNs = now;
+                parse(c);
+                if (c.dead)
+                {
+                    return work;
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            lost(c, "read failed: " + ex.getMessage(), ex);
+            return work;
+        }
+        if (c.applied != c.ackSent)
+        {
+            c.ensureTx(Frames.HEADER);
+            header(c, Frames.ACK, 0, 0, 0, c.applied);
+            c.ackSent = c.applied;
+        }
+        if (c.unsent() > 0)
+        {
+            flush(c);
+        }
+        return work;
+    }
+
+    private void parse(final PeerConnection c)
+    {
+        final MemorySegment s = c.rxSegment;
+        final int end = c.rx.position();
+        int pos = 0;
+        while (end - pos >= Frames.HEADER)
+        {
+            final int type = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, pos);
+            final int fixed = Frames.fixed(type);
+            final int payload = s.get(Frames.I32, pos + 4);
+            if (fixed < 0 || payload < 0 || payload > Frames.MAX_CHUNK || payload > 0 && !Frames.hasPayload(type))
+            {
+                corrupt(c, "frame " + Frames.name(type) + " with payload " + payload);
+                return;
+            }
+            if (end - pos < fixed + payload)
+            {
+                break;
+            }
+            if (!apply(c, s, pos, type, payload))
+            {
+                return;
+            }
+            pos += fixed + payload;
+        }
+        c.rx.limit(end);
+        c.rx.position(pos);
+        c.rx.compact(); // the bytes of an incomplete frame move to the front; reading continues after them
+    }
+
+    private boolean inHeap(final long offset, final long bytes)
+    {
+        return offset >= 0 && bytes >= 0 && offset <= heapSize - bytes;
+    }
+
+    private boolean apply(final PeerConnection c, final MemorySegment s, final int pos, final int type, final int payload)
+    {
+        final long offset = s.get(Frames.I64, pos + 8);
+        switch (type)
+        {
+            case Frames.PUT ->
+            {
+                if (!inHeap(offset, payload))
+                {
+                    return corrupt(c, "PUT offset=" + offset + " bytes=" + payload + " outside the heap of " + heapSize);
+                }
+                VarHandle.releaseFence(); // earlier requests' stores before this one's
+                MemorySegment.copy(s, pos + Frames.HEADER, heap, offset, payload);
+                c.applied++;
+            }
+            case Frames.PUT_SIGNAL ->
+            {
+                final long sigOffset = s.get(Frames.I64, pos + 16);
+                final long signal = s.get(Frames.I64, pos + 24);
+                final int op = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 1);
+                if (!inHeap(offset, payload) || !inHeap(sigOffset, 8) || (sigOffset & 7) != 0 || op < 0 || op >= SIGNAL_OPS.length)
+                {
+                    return corrupt(c, "PUT_SIGNAL offset=" + offset + " bytes=" + payload + " signal offset=" + sigOffset + " op=" + op);
+                }
+                VarHandle.releaseFence();
+                if (payload > 0)
+                {
+                    MemorySegment.copy(s, pos + Frames.fixed(Frames.PUT_SIGNAL), heap, offset, payload);
+                    VarHandle.fullFence(); // data, then the signal that announces it
+                }
+                HeapAtomics.signal(heap, sigOffset, signal, SIGNAL_OPS[op]);
+                c.applied++;
+            }
+            case Frames.GET ->
+            {
+                final int length = s.get(Frames.I32, pos + 16);
+                final int slot = s.get(Frames.I32, pos + 20);
+                if (length < 0 || length > Frames.MAX_CHUNK || !inHeap(offset, length))
+                {
+                    return corrupt(c, "GET offset=" + offset + " bytes=" + length + " outside the heap of " + heapSize);
+                }
+                final int fixed = Frames.fixed(Frames.GET_REPLY);
+                c.ensureTx(fixed + length);
+                final int at = header(c, Frames.GET_REPLY, 0, 0, length, 0);
+                c.txSegment.set(Frames.I32, at + 16, slot);
+                c.txSegment.set(Frames.I32, at + 20, 0);
+                VarHandle.acquireFence();
+                MemorySegment.copy(heap, offset, c.txSegment, at + fixed, length);
+                c.tx.position(at + fixed + length);
+                c.applied++;
+            }
+            case Frames.AMO ->
+            {
+                final int op = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 1);
+                final int size = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 2);
+                final long value = s.get(Frames.I64, pos + 16);
+                final long cond = s.get(Frames.I64, pos + 24);
+                final int slot = s.get(Frames.I32, pos + 32);
+                if (op < 0 || op >= ATOMIC_OPS.length || size != 4 && size != 8 || !inHeap(offset, size) || (offset & (size - 1)) != 0)
+                {
+                    return corrupt(c, "AMO op=" + op + " size=" + size + " offset=" + offset);
+                }
+                VarHandle.releaseFence();
+                final long old = HeapAtomics.apply(heap, ATOMIC_OPS[op], size, offset, value, cond);
+                if (slot >= 0)
+                {
+                    c.ensureTx(Frames.fixed(Frames.AMO_REPLY));
+                    final int at = header(c, Frames.AMO_REPLY, 0, 0, 0, 0);
+                    c.txSegment.set(Frames.I64, at + 16, old);
+                    c.txSegment.set(Frames.I32, at + 24, slot);
+                    c.txSegment.set(Frames.I32, at + 28, 0);
+                    c.tx.position(at + Frames.fixed(Frames.AMO_REPLY));
+                }
+                c.applied++;
+            }
+            case Frames.GET_REPLY ->
+            {
+                final int slot = s.get(Frames.I32, pos + 16);
+                if (!completions.isBusy(slot) || completions.slot(slot).dest == null || completions.slot(slot).dest.byteSize() != payload)
+                {
+                    return corrupt(c, "GET_REPLY for slot " + slot + " with " + payload + " bytes that no get of this PE awaits");
+                }
+                final Completions.Slot sl = completions.slot(slot);
+                MemorySegment.copy(s, pos + Frames.fixed(Frames.GET_REPLY), sl.dest, 0, payload);
+                completions.complete(sl);
+            }
+            case Frames.AMO_REPLY ->
+            {
+                final long old = s.get(Frames.I64, pos + 16);
+                final int slot = s.get(Frames.I32, pos + 24);
+                if (!completions.isBusy(slot))
+                {
+                    return corrupt(c, "AMO_REPLY for slot " + slot + " that no atomic of this PE awaits");
+                }
+                final Completions.Slot sl = completions.slot(slot);
+                sl.value = old;
+                if (sl.dest != null)
+                {
+                    HeapAtomics.store(sl.dest, old);
+                }
+                completions.complete(sl);
+            }
+            case Frames.ACK ->
+            {
+                if (offset < c.acked || offset > c.sent)
+                {
+                    return corrupt(c, "ACK of " + offset + " requests; " + c.sent + " sent, " + c.acked + " acknowledged before");
+                }
+                while (c.acked < offset)
+                {
+                    transport.completed(c.popRequest(), c.pe);
+                }
+            }
+            case Frames.HEARTBEAT ->
+            {
+                // its arrival updated lastReceived
+            }
+            default -> throw new IllegalStateException("unreachable: " + type);
+        }
+        return true;
+    }
+
+    private static final AtomicOp[] ATOMIC_OPS = AtomicOp.values();
+    private static final SignalOp[] SIGNAL_OPS = SignalOp.values();
+
+    /** Appends a frame header at the send buffer's position; @return where it starts. */
+    private static int header(final PeerConnection c, final byte type, final int op, final int size, final int payload, final long offset)
+    {
+        final int at = c.tx.position();
+        final MemorySegment t = c.txSegment;
+        t.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at, type);
+        t.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at + 1, (byte)op);
+        t.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at + 2, (byte)size);
+        t.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at + 3, (byte)0);
+        t.set(Frames.I32, at + 4, payload);
+        t.set(Frames.I64, at + 8, offset);
+        c.tx.position(at + Frames.HEADER);
+        return at;
+    }
+
+    private String state(final PeerConnection c)
+    {
+        return "requests sent " + c.sent + ", acknowledged " + c.acked + ", in flight " + c.inflight + " bytes, unsent " + c.unsent() +
+            " bytes; its requests applied " + c.applied + "; commands waiting here: " + !ring.isEmpty();
+    }
+
+    private boolean corrupt(final PeerConnection c, final String what)
+    {
+        lost(c, "sent a corrupt stream (" + what + ")", null);
+        return false;
+    }
+
+    private void lost(final PeerConnection c, final String why, final Throwable cause)
+    {
+        if (c.dead)
+        {
+            return;
+        }
+        c.dead = true;
+        try
+        {
+            c.key.cancel();
+            c.channel.close();
+        }
+        catch (final IOException ignore)
+        {
+            // closing a broken connection
+        }
+        transport.peerLost(c.pe, why, cause);
+    }
+
+    private void timers()
+    {
+        nextTimer = now + TIMER_NS;
+        for (final PeerConnection c : connected)
+        {
+            if (c.dead)
+            {
+                continue;
+            }
+            if (now - c.lastReceivedNs > peerTimeoutNs)
+            {
+                lost(c, "silent for " + (now - c.lastReceivedNs) / 1_000_000 + " ms (no data, no heartbeat; SHMEM_PROXY_PEER_TIMEOUT); " +
+                    state(c), null);
+                continue;
+            }
+            if (now - c.lastSentNs > heartbeatNs && c.unsent() == 0)
+            {
+                c.ensureTx(Frames.HEADER);
+                header(c, Frames.HEARTBEAT, 0, 0, 0, 0);
+                flush(c);
+            }
+        }
+    }
+
+    /** Sleeps in the selector until a peer's bytes, a wake-up or the next timer. */
+    void sleep(final boolean blockedOnPeers)
+    {
+        sleeping = true;
+        try
+        {
+            if (!ring.isEmpty() && !blockedOnPeers)
+            {
+                return;
+            }
+            final long untilTimer = Math.max(1, (nextTimer - System.nanoTime()) / 1_000_000);
+            selector.select(blockedOnPeers ? 1 : untilTimer);
+        }
+        catch (final IOException ex)
+        {
+            throw new java.io.UncheckedIOException(ex);
+        }
+        finally
+        {
+            sleeping = false;
+        }
+    }
+
+    void wakeup()
+    {
+        selector.wakeup();
+    }
+
+    @Override
+    public void onClose()
+    {
+        for (final PeerConnection c : connected)
+        {
+            try
+            {
+                c.channel.close();
+            }
+            catch (final IOException ignore)
+            {
+                // teardown
+            }
+        }
+        try
+        {
+            selector.close();
+        }
+        catch (final IOException ignore)
+        {
+            // teardown
+        }
+    }
+
+    /**
+     * Spin ({@code spins} polls, each one {@link #doWork} with a non-blocking select), then
+     * {@code yields} polls with {@link Thread#yield()}, then sleep in the selector. A PE with nothing in
+     * flight uses no CPU but its timers (a heartbeat per second per peer).
+     */
+    static final class Idle implements IdleStrategy
+    {
+        private final ProxyAgent agent;
+        private final int spins;
+        private final int spinsAndYields;
+        private int count;
+
+        Idle(final ProxyAgent agent, final int spins, final int yields)
+        {
+            this.agent = agent;
+            this.spins = spins;
+            this.spinsAndYields = spins + yields;
+        }
+
+        @Override
+        public void idle(final int workCount)
+        {
+            if (workCount > 0)
+            {
+                count = 0;
+                return;
+            }
+            idle();
+        }
+
+        @Override
+        public void idle()
+        {
+            if (count < spins)
+            {
+                count++;
+                Thread.onSpinWait();
+            }
+            else if (count < spinsAndYields)
+            {
+                count++;
+                Thread.yield();
+            }
+            else
+            {
+                agent.sleep(!agent.ring.isEmpty());
+            }
+        }
+
+        @Override
+        public void reset()
+        {
+            count = 0;
+        }
+
+        @Override
+        public String alias()
+        {
+            return "jshmem-proxy";
+        }
+    }
+}

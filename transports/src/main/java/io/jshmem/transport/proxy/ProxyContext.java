@@ -1,0 +1,36 @@
+package io.jshmem.transport.proxy;
+
+import io.jshmem.transport.TransportContext;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * A context's state in the proxy: per target, how many requests it issued (API threads) and how many
+ * the target acknowledged as applied (the agent). quiet waits until they meet for every target.
+ */
+final class ProxyContext implements TransportContext
+{
+    final int id;
+    final AtomicLongArray issued;
+    final AtomicLongArray completed;
+    private final ProxyTransport owner;
+
+    ProxyContext(final int id, final int nPes, final ProxyTransport owner)
+    {
+        this.id = id;
+        this.issued = new AtomicLongArray(nPes);
+        this.completed = new AtomicLongArray(nPes);
+        this.owner = owner;
+    }
+
+    boolean pending(final int pe)
+    {
+        return completed.get(pe) < issued.get(pe);
+    }
+
+    @Override
+    public void close()
+    {
+        owner.release(this);
+    }
+}
