@@ -15,7 +15,7 @@ import java.util.List;
  * Setup and query (spec 1.1): isInitialized before and after init, init again returning the same PE
  * (1.6 reference counting, its close acting as a barrier), myPe/nPes range and consistency over every
  * PE, majorVersion/minorVersion/vendorName against the constants, peAccessible for valid and invalid
- * PEs, addrAccessible for live and freed objects, ptr non-null for every PE of this node and
+ * PEs, addrAccessible for live and freed objects, ptr non-null exactly for the PEs of TEAM_SHARED and
  * pointing at (and writing into) the peer's copy, and the thread level provided, with concurrent
  * atomics from several threads when MULTIPLE was provided. Runs at any PE count; all PEs are assumed
  * to be on one node (as shmemrun starts them).
@@ -142,7 +142,15 @@ public final class SetupQuery
         {
             final MemorySegment seg = shmem.ptr(box, pe);
             peers.add(seg);
-            if (!c.isTrue(seg != null, "ptr", "null for pe=" + pe + " on the same node"))
+            // ptr maps exactly the PEs reached by load/store: TEAM_SHARED (every PE of this node unless
+            // SHMEM_TRANSPORT leaves p2p out; a PE always maps itself)
+            final boolean shared = shmem.teamShared().teamPeOf(pe) >= 0;
+            if (!shared)
+            {
+                c.isTrue(seg == null, "ptr", "non-null for pe=" + pe + ", which is not in TEAM_SHARED");
+                continue;
+            }
+            if (!c.isTrue(seg != null, "ptr", "null for pe=" + pe + " of TEAM_SHARED"))
             {
                 continue;
             }

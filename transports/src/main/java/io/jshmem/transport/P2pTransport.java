@@ -85,7 +85,7 @@ public final class P2pTransport implements Transport
     public boolean canReach(final int pe)
     {
         final int me = bootstrap.rank();
-        return pe == me || peers && bootstrap.nodeOfRank()[pe] == bootstrap.nodeOfRank()[me];
+        return pe >= 0 && pe < bootstrap.size() && (pe == me || peers && bootstrap.nodeOfRank()[pe] == bootstrap.nodeOfRank()[me]);
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.jshmem.ShmemException;
 import io.jshmem.ShmemInitException;
 import io.jshmem.SignalOp;
 import io.jshmem.bootstrap.Bootstrap;
+import io.jshmem.transport.HeapAtomics;
 import io.jshmem.transport.ReachabilityMap;
 import io.jshmem.transport.Transport;
 import io.jshmem.transport.TransportContext;
@@ -552,6 +553,20 @@ public final class ProxyTransport implements Transport
         {
             return;
         }
+        final Thread agentThread = runner.thread();
+        if (agentThread != null && !dst.isAccessibleBy(agentThread))
+        {
+            // a thread-confined destination: the reply lands in a shared bounce buffer and this thread
+            // copies it (an nbi get then completes at once, which the spec allows)
+            final MemorySegment bounce = MemorySegment.ofArray(new byte[(int)Math.min(size, 16 << 20)]);
+            for (long done = 0; done < size; done += bounce.byteSize())
+            {
+                final long len = Math.min(bounce.byteSize(), size - done);
+                get(context, pe, offset + done, bounce.asSlice(0, len), false);
+                MemorySegment.copy(bounce, 0, dst, done, len);
+            }
+            return;
+        }
         long done = 0;
         int lastSlot = -1;
         while (done < size)
@@ -630,6 +645,12 @@ public final class ProxyTransport implements Transport
     {
         checkTarget(pe);
         final ProxyContext ctx = (ProxyContext)context;
+        final Thread agentThread = runner.thread();
+        if (fetch != null && agentThread != null && !fetch.isAccessibleBy(agentThread))
+        {
+            HeapAtomics.store(fetch, amo(context, pe, op, bytes, offset, value, cond)); // confined: complete now
+            return;
+        }
         final int slot = fetch == null ? -1 : completions.claim(fetch, true, idle);
         postAmo(ctx, pe, op, bytes, offset, value, cond, slot);
     }
