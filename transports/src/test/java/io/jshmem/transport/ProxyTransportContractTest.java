@@ -4,7 +4,18 @@ import io.jshmem.bootstrap.Bootstrap;
 import io.jshmem.heap.HeapFile;
 import io.jshmem.transport.proxy.ProxyTransport;
 
+import io.jshmem.JobFailedException;
+
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.function.IntUnaryOperator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The transport contract on the proxy transport: every pair over loopback TCP through the proxy
@@ -12,10 +23,75 @@ import java.util.function.IntUnaryOperator;
  */
 class ProxyTransportContractTest extends TransportContractTest
 {
+    private volatile boolean strangers;
+
     @Override
     Transport make(final Bootstrap bootstrap, final HeapFile heap, final IntUnaryOperator idle)
     {
-        return new ProxyTransport(bootstrap, heap.dataSegment(), settings(), idle);
+        final ProxyTransport t = new ProxyTransport(bootstrap, heap.dataSegment(), settings(), idle);
+        if (strangers)
+        {
+            // a stranger connects to the proxy port before the peers do and speaks nonsense
+            final String ep = new String(t.endpoint(), java.nio.charset.StandardCharsets.US_ASCII);
+            try (java.net.Socket s = new java.net.Socket(ep.substring(0, ep.lastIndexOf(':')), Integer.parseInt(ep.substring(ep.lastIndexOf(':') + 1))))
+            {
+                s.getOutputStream().write(new byte[64]);
+                s.getOutputStream().flush();
+            }
+            catch (final java.io.IOException ex)
+            {
+                throw new java.io.UncheckedIOException(ex);
+            }
+        }
+        return t;
+    }
+
+    @Test
+    void aStrangerOnTheProxyPortChangesNothing() throws Exception
+    {
+        strangers = true;
+        run(pe ->
+        {
+            final long[] v = {pe.me() + 100};
+            pe.transport().put(pe.ctx(), pe.right(), 0, MemorySegment.ofArray(v), false);
+            pe.sync();
+            assertEquals(pe.left() + 100, pe.heap().get(ValueLayout.JAVA_LONG, 0));
+            // PEs with lower-ranked peers accept: the stranger, first in their backlog, was dropped before the
+            // peers were admitted; PE 0 accepts nobody and closed its listener, which refused the stranger
+            assertEquals(pe.me() == 0 ? 0 : 1, ((ProxyTransport)pe.transport()).droppedConnections(), "strangers dropped");
+        });
+    }
+
+    @Test
+    void aLostPeerFailsEveryWaitNamingItWithinSeconds() throws Exception
+    {
+        run(pe ->
+        {
+            final int victim = pe.n() - 1;
+            if (pe.me() == victim)
+            {
+                pe.transport().close(); // its connections drop, as when the process dies
+                final long deadline = System.nanoTime() + 10_000_000_000L;
+                while (pe.bootstrap().failure() == null && System.nanoTime() < deadline)
+                {
+                    Thread.sleep(10);
+                }
+                assertNotNull(pe.bootstrap().failure(), "the job failed");
+                return;
+            }
+            final long start = System.nanoTime();
+            final JobFailedException ex = assertThrows(JobFailedException.class, () ->
+            {
+                final long[] one = new long[1];
+                while (true)
+                {
+                    pe.transport().get(pe.ctx(), victim, 0, MemorySegment.ofArray(one), false);
+                }
+            });
+            final long ms = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(ms < 5000, "failed after " + ms + " ms");
+            assertTrue(String.valueOf(ex.getMessage()).contains("pe " + victim), ex::getMessage);
+        });
     }
 
     static ProxyTransport.Settings settings()
