@@ -6,9 +6,9 @@ import io.jshmem.SymmetricArray;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Node-aware (two-level) sync and reduction: inside each group (node) to its leader, between the
- * leaders (dissemination, recursive doubling), and back out to the group. Only the leaders' messages
- * cross nodes. Steps: member to leader 0, between leaders 1.., leader to member {@link #RELEASE}.
+ * Node-aware (two-level) sync, broadcast, allgather (fcollect, collect) and reduction: inside each group
+ * (node) to its leader, between the leaders (dissemination, a binomial tree, all to all, recursive
+ * doubling), and back out to the group. Only the leaders' messages cross nodes. Steps: member to leader 0, between leaders 1.., leader to member {@link #RELEASE}.
  */
 final class Hierarchical
 {
@@ -100,6 +100,57 @@ final class Hierarchical
                 c.putSignal(dest, 0, data, member, 1);
             }
         }
+    }
+
+    /**
+     * Allgather: every member puts its block into its leader's dest, each leader puts its group's blocks
+     * into every other leader's dest (one message per leader pair), then puts the whole result into its
+     * members' dest. Blocks go straight to their final place; no scratch.
+     *
+     * @param offsets element offset of each rank's block in dest, and the total at [size]; every member's
+     *                own block is already in its dest.
+     */
+    static void allgather(final Channel c, final Hierarchy h, final SymmetricArray<?> dest, final long[] offsets)
+    {
+        final int[] group = h.group();
+        final int eb = dest.elementBytes();
+        final MemorySegment all = dest.segment();
+        if (c.me != group[0])
+        {
+            c.putSignal(dest, offsets[c.me], block(all, offsets, c.me, eb), group[0], 0);
+            c.await(group[0], RELEASE);
+            return;
+        }
+        for (int i = 1; i < group.length; i++)
+        {
+            c.await(group[i], 0);
+        }
+        final int[] leaders = h.leaders();
+        final int n = leaders.length;
+        for (int d = 1; d < n; d++)
+        {
+            final int to = leaders[(h.leaderIndex() + d) % n];
+            for (final int member : group)
+            {
+                c.put(dest, offsets[member], block(all, offsets, member, eb), to);
+            }
+            c.ctx.fence();
+            c.signal(to, 1);
+        }
+        for (int d = 1; d < n; d++)
+        {
+            c.await(leaders[(h.leaderIndex() - d + n) % n], 1);
+        }
+        final MemorySegment whole = all.asSlice(0, offsets[c.size] * eb);
+        for (int i = 1; i < group.length; i++)
+        {
+            c.putSignal(dest, 0, whole, group[i], RELEASE);
+        }
+    }
+
+    private static MemorySegment block(final MemorySegment all, final long[] offsets, final int rank, final int eb)
+    {
+        return all.asSlice(offsets[rank] * eb, (offsets[rank + 1] - offsets[rank]) * eb);
     }
 
     /** Scratch buffers per half: one per group member at the leader, then the leaders' recursive doubling. */
