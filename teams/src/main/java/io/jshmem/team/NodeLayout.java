@@ -21,23 +21,30 @@ final class NodeLayout
     /** The test hook's variable. */
     static final String TEST_VARIABLE = "JSHMEM_TEST_NODE_LAYOUT";
 
-    private final int[] nodeOfWorld;
-    private final ReachabilityMap map;
+    /** Which ordered pairs of WORLD PEs the transports connect by p2p. */
+    interface Reach
+    {
+        boolean p2p(int from, int to);
+    }
 
-    private NodeLayout(final int[] nodeOfWorld, final ReachabilityMap map)
+    private final int[] nodeOfWorld;
+    private final Reach reach;
+
+    NodeLayout(final int[] nodeOfWorld, final Reach reach)
     {
         this.nodeOfWorld = nodeOfWorld;
-        this.map = map;
+        this.reach = reach;
     }
 
     /** The layout of the job: the hosts and the reachability map, or the test layout when {@code testLayout} is set. */
     static NodeLayout of(final String[] hostOfRank, final ReachabilityMap map, final String testLayout)
     {
+        final Reach reach = (a, b) -> map.transport(a, b) == ReachabilityMap.P2P;
         if (testLayout != null && !testLayout.isBlank())
         {
-            return new NodeLayout(parseTest(testLayout, hostOfRank.length), map);
+            return new NodeLayout(parseTest(testLayout, hostOfRank.length), reach);
         }
-        return new NodeLayout(nodes(hostOfRank), map);
+        return new NodeLayout(nodes(hostOfRank), reach);
     }
 
     /** @return the node number of every PE: equal host identities get equal numbers, in order of first appearance. */
@@ -66,9 +73,12 @@ final class NodeLayout
                 {
                     throw new NumberFormatException("a node of " + count + " PEs");
                 }
-                for (int i = 0; i < count && pe < nPes; i++)
+                for (int i = 0; i < count; i++, pe++)
                 {
-                    nodes[pe++] = node;
+                    if (pe < nPes)
+                    {
+                        nodes[pe] = node;
+                    }
                 }
                 node++;
             }
@@ -94,7 +104,7 @@ final class NodeLayout
     /** @return whether WORLD PE a reaches WORLD PE b by p2p (same node, and p2p in the reachability map). */
     boolean p2p(final int a, final int b)
     {
-        return nodeOfWorld[a] == nodeOfWorld[b] && map.transport(a, b) == ReachabilityMap.P2P || a == b;
+        return a == b || nodeOfWorld[a] == nodeOfWorld[b] && reach.p2p(a, b);
     }
 
     @Override

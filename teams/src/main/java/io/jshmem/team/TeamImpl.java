@@ -29,6 +29,7 @@ final class TeamImpl extends Team
     private final int start;
     private final int stride;
     private final int size;
+    private final Triplet triplet;
     private final int myRank;
     private final TeamConfig config;
     private final String name;
@@ -45,6 +46,7 @@ final class TeamImpl extends Team
         this.start = start;
         this.stride = size == 1 ? 1 : stride;
         this.size = size;
+        this.triplet = new Triplet(start, this.stride, size);
         this.myRank = myRank;
         this.config = config;
         this.name = name;
@@ -91,13 +93,13 @@ final class TeamImpl extends Team
     @Override
     public int teamPeOf(final int worldPe)
     {
-        final int d = worldPe - start;
-        if (d % stride != 0)
-        {
-            return -1;
-        }
-        final int i = d / stride;
-        return i >= 0 && i < size ? i : -1;
+        return triplet.indexOf(worldPe);
+    }
+
+    /** @return the team's (start, stride, size) in WORLD. */
+    Triplet triplet()
+    {
+        return triplet;
     }
 
     @Override
