@@ -83,11 +83,15 @@ final class Choice
         return totalBytes <= 64 * 1024 ? Algorithm.Allgather.RECURSIVE_DOUBLING : Algorithm.Allgather.RING;
     }
 
-    static Algorithm.Alltoall alltoall(final Algorithm.Alltoall forced, final int size, final boolean allMapped)
+    static Algorithm.Alltoall alltoall(final Algorithm.Alltoall forced, final int size, final boolean twoLevel, final boolean allMapped)
     {
         if (forced != Algorithm.Alltoall.AUTO)
         {
             return forced;
+        }
+        if (twoLevel && !allMapped)
+        {
+            return Algorithm.Alltoall.HIERARCHICAL;
         }
         return oneRound(size, allMapped) ? Algorithm.Alltoall.LINEAR : Algorithm.Alltoall.PAIRWISE;
     }

@@ -248,20 +248,42 @@ final class TeamCollectives
         final int eb = dest.elementBytes();
         final MemorySegment s = src.segment();
         MemorySegment.copy(s, myRank * count * eb, dest.segment(), myRank * count * eb, count * eb);
-        channel.next();
-        if (pairwise())
+        switch (alltoallAlgorithm(eb))
         {
-            Collectives.alltoallPairwise(channel, dest, s, count);
-        }
-        else
-        {
-            Collectives.alltoallLinear(channel, dest, s, count);
+            case PAIRWISE ->
+            {
+                channel.next();
+                Collectives.alltoallPairwise(channel, dest, s, count);
+            }
+            case HIERARCHICAL ->
+            {
+                final long chunk = Hierarchical.alltoallChunk(channel, hierarchy(), eb);
+                for (long from = 0; from < count; from += chunk)
+                {
+                    Hierarchical.alltoallChunk(channel, hierarchy(), dest, s, count, from, Math.min(chunk, count - from));
+                }
+            }
+            default ->
+            {
+                channel.next();
+                Collectives.alltoallLinear(channel, dest, s, count);
+            }
         }
     }
 
+    /** @return the alltoall algorithm; hierarchical only when the scratch holds a chunk of at least one element (else pairwise). */
+    private Algorithm.Alltoall alltoallAlgorithm(final int elementBytes)
+    {
+        final boolean twoLevel = hierarchy().isTwoLevel();
+        final Algorithm.Alltoall alg = Choice.alltoall(registry.alltoallAlgorithm, size, twoLevel, (twoLevel || size > 4) && allMapped());
+        return alg == Algorithm.Alltoall.HIERARCHICAL && Hierarchical.alltoallChunk(channel, hierarchy(), elementBytes) < 1
+            ? Algorithm.Alltoall.PAIRWISE : alg;
+    }
+
+    /** alltoalls: linear, or pairwise when alltoall would be (the hierarchical alltoall has no strided form). */
     private boolean pairwise()
     {
-        return Choice.alltoall(registry.alltoallAlgorithm, size, size > 4 && allMapped()) == Algorithm.Alltoall.PAIRWISE;
+        return alltoallAlgorithm(1) == Algorithm.Alltoall.PAIRWISE;
     }
 
     <A> void alltoalls(final SymmetricArray<A> dest, final SymmetricArray<A> src, final long dst, final long sst, final long count)
