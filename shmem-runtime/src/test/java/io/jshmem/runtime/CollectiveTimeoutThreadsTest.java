@@ -81,6 +81,7 @@ class CollectiveTimeoutThreadsTest
                     final long ms = (System.nanoTime() - t0) / 1_000_000;
                     assertTrue(ms >= TIMEOUT_MS && ms < TIMEOUT_MS + 10_000, "failed after " + ms + " ms, timeout " + TIMEOUT_MS + " ms");
                     final String m = ex.getMessage();
+                    System.out.println("after " + ms + " ms: " + m);
                     assertTrue(m.startsWith("[pe " + shmem.myPe() + "/" + n + "] " + collective + " on team split of WORLD"), m);
                     assertTrue(m.contains("team PEs [" + skipper + "] (WORLD PEs [" + skipper + "]) have not arrived"), m);
                     assertTrue(m.contains("SHMEM_COLLECTIVE_TIMEOUT"), m);
