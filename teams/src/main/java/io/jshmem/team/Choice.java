@@ -83,13 +83,19 @@ final class Choice
         return totalBytes <= 64 * 1024 ? Algorithm.Allgather.RECURSIVE_DOUBLING : Algorithm.Allgather.RING;
     }
 
-    static Algorithm.Alltoall alltoall(final Algorithm.Alltoall forced, final int size, final boolean twoLevel, final boolean allMapped)
+    /**
+     * @param oneChunk whether the hierarchical alltoall would move everything in one chunk of the
+     *                 scratch: auto takes it only then (small messages, where aggregating the leaders'
+     *                 messages pays; large ones are bandwidth-bound and would pipeline in many chunks).
+     */
+    static Algorithm.Alltoall alltoall(final Algorithm.Alltoall forced, final int size, final boolean twoLevel, final boolean allMapped,
+        final boolean oneChunk)
     {
         if (forced != Algorithm.Alltoall.AUTO)
         {
             return forced;
         }
-        if (twoLevel && !allMapped)
+        if (twoLevel && !allMapped && oneChunk)
         {
             return Algorithm.Alltoall.HIERARCHICAL;
         }

@@ -248,7 +248,7 @@ final class TeamCollectives
         final int eb = dest.elementBytes();
         final MemorySegment s = src.segment();
         MemorySegment.copy(s, myRank * count * eb, dest.segment(), myRank * count * eb, count * eb);
-        switch (alltoallAlgorithm(eb))
+        switch (alltoallAlgorithm(eb, count))
         {
             case PAIRWISE ->
             {
@@ -271,19 +271,24 @@ final class TeamCollectives
         }
     }
 
-    /** @return the alltoall algorithm; hierarchical only when the scratch holds a chunk of at least one element (else pairwise). */
-    private Algorithm.Alltoall alltoallAlgorithm(final int elementBytes)
+    /**
+     * @param count elements per block (0: alltoalls, which has no hierarchical form, so auto never takes it)
+     * @return the alltoall algorithm; hierarchical only when the scratch holds a chunk of at least one
+     *         element per block (else pairwise).
+     */
+    private Algorithm.Alltoall alltoallAlgorithm(final int elementBytes, final long count)
     {
         final boolean twoLevel = hierarchy().isTwoLevel();
-        final Algorithm.Alltoall alg = Choice.alltoall(registry.alltoallAlgorithm, size, twoLevel, (twoLevel || size > 4) && allMapped());
-        return alg == Algorithm.Alltoall.HIERARCHICAL && Hierarchical.alltoallChunk(channel, hierarchy(), elementBytes) < 1
-            ? Algorithm.Alltoall.PAIRWISE : alg;
+        final long chunk = Hierarchical.alltoallChunk(channel, hierarchy(), elementBytes);
+        final Algorithm.Alltoall alg = Choice.alltoall(registry.alltoallAlgorithm, size, twoLevel, (twoLevel || size > 4) && allMapped(),
+            count > 0 && chunk >= count);
+        return alg == Algorithm.Alltoall.HIERARCHICAL && chunk < 1 ? Algorithm.Alltoall.PAIRWISE : alg;
     }
 
     /** alltoalls: linear, or pairwise when alltoall would be (the hierarchical alltoall has no strided form). */
     private boolean pairwise()
     {
-        return alltoallAlgorithm(1) == Algorithm.Alltoall.PAIRWISE;
+        return alltoallAlgorithm(1, 0) == Algorithm.Alltoall.PAIRWISE;
     }
 
     <A> void alltoalls(final SymmetricArray<A> dest, final SymmetricArray<A> src, final long dst, final long sst, final long count)

@@ -67,9 +67,11 @@ class ChoiceTest
                 {
                     assertEquals(Algorithm.Reduce.RING, Choice.reduce(Algorithm.Reduce.AUTO, size, bytes, true, false, true));
                 }
-                assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false));
+                assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true));
                 assertEquals(size <= 4 ? Algorithm.Alltoall.LINEAR : Algorithm.Alltoall.PAIRWISE,
-                    Choice.alltoall(Algorithm.Alltoall.AUTO, size, false, false));
+                    Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, false), "large: not hierarchical");
+                assertEquals(size <= 4 ? Algorithm.Alltoall.LINEAR : Algorithm.Alltoall.PAIRWISE,
+                    Choice.alltoall(Algorithm.Alltoall.AUTO, size, false, false, true));
             }
         }
     }
@@ -85,8 +87,8 @@ class ChoiceTest
         assertEquals(Algorithm.Allgather.LINEAR, Choice.allgather(Algorithm.Allgather.AUTO, 32, 1 << 20, false, true));
         assertEquals(Algorithm.Allgather.RECURSIVE_DOUBLING, Choice.allgather(Algorithm.Allgather.AUTO, 33, 1 << 10, false, true));
         assertEquals(Algorithm.Allgather.RING, Choice.allgather(Algorithm.Allgather.AUTO, 33, 1 << 20, false, true));
-        assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, 32, false, true));
-        assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, 8, true, true), "pretend groups on one node");
+        assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, 32, false, true, true));
+        assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, 8, true, true, true), "pretend groups on one node");
         assertEquals(Algorithm.Reduce.DIRECT, Choice.reduce(Algorithm.Reduce.AUTO, 4, 2048, false, true, true));
         assertEquals(Algorithm.Reduce.LINEAR, Choice.reduce(Algorithm.Reduce.AUTO, 8, 2048, false, true, true));
         assertEquals(Algorithm.Reduce.DIRECT, Choice.reduce(Algorithm.Reduce.AUTO, 8, 4096, false, true, true));
