@@ -104,7 +104,17 @@ final class TeamCollectives
         h.checkRange(0, elements);
     }
 
-    private void checkCount(final long count)
+    /** {@link #checkOwn(SymmetricArray, String, long)} naming the handle {@code what op role} (built only on failure). */
+    private void checkOwn(final SymmetricArray<?> h, final String what, final ReduceOp op, final String role, final long elements)
+    {
+        if (h == null || h.allocation().space() != channel.sig.allocation().space())
+        {
+            checkOwn(h, what + " " + op + role, elements);
+        }
+        h.checkRange(0, elements);
+    }
+
+        private void checkCount(final long count)
     {
         if (count < 0)
         {
@@ -131,7 +141,10 @@ final class TeamCollectives
 
     void sync()
     {
-        debugCheck("sync", SYNC, 0, 0);
+        if (registry.debug)
+        {
+            debugCheck("sync", SYNC, 0, 0);
+        }
         channel.next();
         barrier();
     }
@@ -160,7 +173,10 @@ final class TeamCollectives
         {
             checkOwn(src, "broadcast source", count);
         }
-        debugCheck("broadcast(count=" + count + ", root=" + root + ")", BROADCAST, ((long)dest.elementBytes() << 32) | root, count);
+        if (registry.debug)
+        {
+            debugCheck("broadcast(count=" + count + ", root=" + root + ")", BROADCAST, ((long)dest.elementBytes() << 32) | root, count);
+        }
         if (count == 0)
         {
             return;
@@ -189,7 +205,10 @@ final class TeamCollectives
         checkCount(count);
         checkOwn(src, "collect source", count);
         checkOwn(dest, "collect dest", 0);
-        debugCheck("collect", COLLECT, dest.elementBytes(), -1);
+        if (registry.debug)
+        {
+            debugCheck("collect", COLLECT, dest.elementBytes(), -1);
+        }
         final long[][] counts = channel.exchange(count, 0);
         final long[] offsets = new long[size + 1];
         for (int r = 0; r < size; r++)
@@ -205,7 +224,10 @@ final class TeamCollectives
         checkCount(count);
         checkOwn(src, "fcollect source", count);
         checkOwn(dest, "fcollect dest", count * size);
-        debugCheck("fcollect(count=" + count + ")", FCOLLECT, dest.elementBytes(), count);
+        if (registry.debug)
+        {
+            debugCheck("fcollect(count=" + count + ")", FCOLLECT, dest.elementBytes(), count);
+        }
         final long[] offsets = new long[size + 1];
         for (int r = 0; r <= size; r++)
         {
@@ -240,7 +262,10 @@ final class TeamCollectives
         checkCount(count);
         checkOwn(src, "alltoall source", count * size);
         checkOwn(dest, "alltoall dest", count * size);
-        debugCheck("alltoall(count=" + count + ")", ALLTOALL, dest.elementBytes(), count);
+        if (registry.debug)
+        {
+            debugCheck("alltoall(count=" + count + ")", ALLTOALL, dest.elementBytes(), count);
+        }
         if (count == 0)
         {
             return;
@@ -300,7 +325,10 @@ final class TeamCollectives
         }
         checkOwn(src, "alltoalls source (sst=" + sst + ")", span(sst, count * size));
         checkOwn(dest, "alltoalls dest (dst=" + dst + ")", span(dst, count * size));
-        debugCheck("alltoalls(count=" + count + ")", ALLTOALLS, (dst * 31 + sst) * 8 + dest.elementBytes(), count);
+        if (registry.debug)
+        {
+            debugCheck("alltoalls(count=" + count + ")", ALLTOALLS, (dst * 31 + sst) * 8 + dest.elementBytes(), count);
+        }
         if (count == 0)
         {
             return;
@@ -314,8 +342,11 @@ final class TeamCollectives
 
     <A> void reduce(final ReduceOp op, final SymmetricArray<A> dest, final SymmetricArray<A> src, final long count)
     {
-        final ElementMath m = checkReduction("reduce " + op, op, dest, src, count);
-        debugCheck(op + " reduce(count=" + count + ")", REDUCE, ((long)op.ordinal() << 8) | m.bytes, count);
+        final ElementMath m = checkReduction("reduce", op, dest, src, count);
+        if (registry.debug)
+        {
+            debugCheck(op + " reduce(count=" + count + ")", REDUCE, ((long)op.ordinal() << 8) | m.bytes, count);
+        }
         final long bytes = count * m.bytes;
         final Algorithm.Reduce alg = Choice.reduce(registry.reduceAlgorithm, size, bytes, hierarchy().isTwoLevel(),
             allMapped(), channel.bufferBytes(size) >= m.bytes);
@@ -352,16 +383,17 @@ final class TeamCollectives
         return all;
     }
 
+    /** @param what the collective's name; messages add the op ({@code "reduce SUM"}) only when they are built. */
     private ElementMath checkReduction(final String what, final ReduceOp op, final SymmetricArray<?> dest, final SymmetricArray<?> src,
         final long count)
     {
         checkCount(count);
-        checkOwn(src, what + " source", count);
-        checkOwn(dest, what + " dest", count);
+        checkOwn(src, what, op, " source", count);
+        checkOwn(dest, what, op, " dest", count);
         final ElementMath m = ElementMath.of(dest.elementLayout());
         if (op == null || !m.supports(op))
         {
-            throw new IllegalArgumentException(prefix + what + ": " + op + " does not apply to " + m.typeName +
+            throw new IllegalArgumentException(prefix + what + " " + op + ": " + op + " does not apply to " + m.typeName +
                 " elements (AND, OR and XOR need an integer type)");
         }
         final long d0 = dest.offset();
@@ -369,7 +401,7 @@ final class TeamCollectives
         final long bytes = count * m.bytes;
         if (count > 0 && d0 != s0 && d0 < s0 + bytes && s0 < d0 + bytes)
         {
-            throw new IllegalArgumentException(prefix + what + ": dest " + dest + " and source " + src +
+            throw new IllegalArgumentException(prefix + what + " " + op + ": dest " + dest + " and source " + src +
                 " overlap without being the same (in place needs dest == src)");
         }
         return m;
@@ -378,7 +410,10 @@ final class TeamCollectives
     void scan(final String what, final boolean inclusive, final SymmetricArray<?> dest, final SymmetricArray<?> src, final long count)
     {
         final ElementMath m = checkReduction(what, ReduceOp.SUM, dest, src, count);
-        debugCheck(what + "(count=" + count + ")", SCAN, (inclusive ? 16 : 0) | m.bytes, count);
+        if (registry.debug)
+        {
+            debugCheck(what + "(count=" + count + ")", SCAN, (inclusive ? 16 : 0) | m.bytes, count);
+        }
         final boolean linear = Choice.scan(registry.scanAlgorithm, size, channel.bufferBytes(size) >= m.bytes) == Algorithm.Scan.LINEAR;
         final Algorithm.Reduce buffers = linear ? Algorithm.Reduce.LINEAR : Algorithm.Reduce.RECURSIVE_DOUBLING;
         final long bufBytes = channel.bufferBytes(Reductions.buffers(buffers, size));
