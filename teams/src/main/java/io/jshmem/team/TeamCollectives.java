@@ -376,8 +376,14 @@ final class TeamCollectives
     private MemorySegment[] mapped(final SymmetricArray<?> object)
     {
         final MemorySegment[] all = new MemorySegment[size];
+        final int me = team.worldPe(myRank);
         for (int r = 0; r < size; r++)
         {
+            if (!registry.layout.p2p(me, channel.world(r)))
+            {
+                throw new IllegalStateException(prefix + "direct reduction on " + team + " chose a member it does not map: WORLD pe " +
+                    channel.world(r) + " (" + registry.layout + ")");
+            }
             all[r] = registry.host.ptr(object, channel.world(r));
         }
         return all;
