@@ -129,15 +129,15 @@ public final class ShmemOptions
 
     /** Collect (variable counts) algorithm. */
     public static final Option<String> COLLECT_ALGORITHM = algorithm("COLLECT", "Collect algorithm",
-        "linear", "ring", "recursive_doubling");
+        "linear", "ring", "recursive_doubling", "hierarchical");
 
     /** Fcollect algorithm. */
     public static final Option<String> FCOLLECT_ALGORITHM = algorithm("FCOLLECT", "Fcollect algorithm",
-        "linear", "ring", "recursive_doubling");
+        "linear", "ring", "recursive_doubling", "hierarchical");
 
     /** Alltoall(s) algorithm. */
     public static final Option<String> ALLTOALL_ALGORITHM = algorithm("ALLTOALL", "Alltoall and alltoalls algorithm",
-        "linear", "pairwise");
+        "linear", "pairwise", "hierarchical");
 
     /** Reduction algorithm. */
     public static final Option<String> REDUCE_ALGORITHM = algorithm("REDUCE", "Reduction algorithm",
@@ -146,6 +146,12 @@ public final class ShmemOptions
     /** Scan algorithm. */
     public static final Option<String> SCAN_ALGORITHM = algorithm("SCAN", "Prefix-sum (scan) algorithm",
         "linear", "recursive_doubling");
+
+    /** Deadline of every wait on other PEs inside a collective or barrier; 0 waits forever. */
+    public static final Option<Long> COLLECTIVE_TIMEOUT_NS = Option.of("SHMEM_COLLECTIVE_TIMEOUT", null, "5m",
+        "collectives", "A collective or barrier whose members have not all arrived after this long fails with " +
+            "ShmemTimeoutException naming them, e.g. 30s, 5m; 0 waits forever.",
+        DurationParser::parseNs);
 
     // ---------------------------------------------------------------- bootstrap
 
@@ -247,7 +253,7 @@ public final class ShmemOptions
     public static final List<Option<?>> ALL = List.of(
         SYMMETRIC_SIZE, DEBUG, INFO, VERSION, WAIT_SPINS, WAIT_YIELDS,
         TEAMS_MAX, TEAM_SCRATCH_SIZE, TEAM_GROUP_SIZE, BARRIER_ALGORITHM, BROADCAST_ALGORITHM, COLLECT_ALGORITHM, FCOLLECT_ALGORITHM,
-        ALLTOALL_ALGORITHM, REDUCE_ALGORITHM, SCAN_ALGORITHM,
+        ALLTOALL_ALGORITHM, REDUCE_ALGORITHM, SCAN_ALGORITHM, COLLECTIVE_TIMEOUT_NS,
         BOOTSTRAP, BOOTSTRAP_UID, BOOTSTRAP_UID_SESSION_ID, BOOTSTRAP_UID_SOCK_IFNAME, BOOTSTRAP_UID_SOCK_FAMILY,
         BOOTSTRAP_SECRET, BOOTSTRAP_TIMEOUT_NS, BOOTSTRAP_PEER_TIMEOUT_NS,
         TRANSPORT, PROXY_RING_SIZE, PROXY_WINDOW, PROXY_SPINS, PROXY_HEARTBEAT_NS, PROXY_PEER_TIMEOUT_NS);

@@ -36,10 +36,10 @@ class CollectivesThreadsTest
 {
     private static final long SEED = Long.getLong("jshmem.test.seed", System.nanoTime());
 
-    static Stream<Arguments> cases()
+    /** Every algorithm of every collective appears in at least one set (auto in the first). */
+    static List<Map<String, String>> algorithmSets()
     {
-        System.out.println("CollectivesThreadsTest seed=" + SEED);
-        final List<Map<String, String>> sets = List.of(
+        return List.of(
             Map.of(),
             Map.of("SHMEM_BARRIER_ALGORITHM", "linear", "SHMEM_BROADCAST_ALGORITHM", "linear", "SHMEM_COLLECT_ALGORITHM", "linear",
                 "SHMEM_FCOLLECT_ALGORITHM", "linear", "SHMEM_ALLTOALL_ALGORITHM", "linear", "SHMEM_REDUCE_ALGORITHM", "linear",
@@ -51,9 +51,18 @@ class CollectivesThreadsTest
                 "SHMEM_FCOLLECT_ALGORITHM", "recursive_doubling", "SHMEM_REDUCE_ALGORITHM", "ring", "SHMEM_TEAM_SCRATCH_SIZE", "1K",
                 "SHMEM_DEBUG", "1"),
             Map.of("SHMEM_BARRIER_ALGORITHM", "hierarchical", "SHMEM_REDUCE_ALGORITHM", "hierarchical", "SHMEM_TEAM_GROUP_SIZE", "3",
-                "SHMEM_BROADCAST_ALGORITHM", "hierarchical",
+                "SHMEM_BROADCAST_ALGORITHM", "hierarchical", "SHMEM_ALLTOALL_ALGORITHM", "hierarchical",
                 "SHMEM_TEAM_SCRATCH_SIZE", "2K"),
-            Map.of("SHMEM_REDUCE_ALGORITHM", "direct", "SHMEM_BARRIER_ALGORITHM", "linear"));
+            Map.of("SHMEM_REDUCE_ALGORITHM", "direct", "SHMEM_BARRIER_ALGORITHM", "linear"),
+            Map.of("SHMEM_FCOLLECT_ALGORITHM", "hierarchical", "SHMEM_COLLECT_ALGORITHM", "hierarchical", "SHMEM_TEAM_GROUP_SIZE", "2",
+                "SHMEM_BARRIER_ALGORITHM", "hierarchical", "SHMEM_BROADCAST_ALGORITHM", "hierarchical", "SHMEM_ALLTOALL_ALGORITHM",
+                "hierarchical"));
+    }
+
+    static Stream<Arguments> cases()
+    {
+        System.out.println("CollectivesThreadsTest seed=" + SEED);
+        final List<Map<String, String>> sets = algorithmSets();
         final List<Arguments> args = new ArrayList<>();
         for (final int n : new int[] {1, 2, 3, 4, 5, 8})
         {
@@ -82,6 +91,63 @@ class CollectivesThreadsTest
             last.close();
             even.close();
             oddReversed.close();
+            shmem.barrierAll();
+            b.free(shmem);
+        });
+    }
+
+    /**
+     * Node layouts (PEs per pretend node, consecutive WORLD PEs, through the teams module's test hook
+     * {@code JSHMEM_TEST_NODE_LAYOUT}): 2 hosts x 2 PEs, 2 x 3 and an uneven 3 + 1, under every algorithm
+     * set with the grouping by node (SHMEM_TEAM_GROUP_SIZE removed), so the node-aware algorithms pick
+     * one leader per pretend node and the one-round algorithms that read peers' heaps are not chosen
+     * across pretend nodes.
+     */
+    static Stream<Arguments> layouts()
+    {
+        final List<Arguments> args = new ArrayList<>();
+        final List<Map<String, String>> sets = algorithmSets();
+        for (final String layout : new String[] {"2,2", "3,3", "3,1"})
+        {
+            for (int s = 0; s < sets.size(); s++)
+            {
+                final Map<String, String> env = new java.util.HashMap<>(sets.get(s));
+                env.remove("SHMEM_TEAM_GROUP_SIZE");
+                env.put("JSHMEM_TEST_NODE_LAYOUT", layout);
+                args.add(Arguments.of(layout, s, env));
+            }
+        }
+        return args.stream();
+    }
+
+    @ParameterizedTest(name = "nodes {0}, algorithm set {1}")
+    @MethodSource("layouts")
+    void everyCollectiveMatchesItsReferenceAcrossNodes(final String layout, final int set, final Map<String, String> env) throws Exception
+    {
+        final int[] perNode = java.util.Arrays.stream(layout.split(",")).mapToInt(Integer::parseInt).toArray();
+        final int n = java.util.Arrays.stream(perNode).sum();
+        ThreadPes.run(n, env, shmem -> {
+            // NODE and SHARED follow the pretend nodes
+            int first = 0;
+            int node = 0;
+            while (first + perNode[node] <= shmem.myPe())
+            {
+                first += perNode[node++];
+            }
+            assertEquals(perNode[node], shmem.teamNode().nPes(), "NODE size on pretend node " + node);
+            assertEquals(first, shmem.teamNode().worldPe(0), "NODE's first PE");
+            assertEquals(perNode[node], shmem.teamShared().nPes(), "SHARED size on pretend node " + node);
+            final Team world = shmem.teamWorld();
+            final Buffers b = new Buffers(shmem);
+            runAll(world, SEED + set, b);
+            // a team across the nodes in another order, and each node's team
+            final Team reversed = world.splitStrided(n - 1, -1, n);
+            runAll(reversed, SEED + set + 1, b);
+            runAll(shmem.teamNode(), SEED + set + 2, b);
+            final Team even = world.splitStrided(0, 2, (n + 1) / 2);
+            runAll(even, SEED + set + 3, b);
+            even.close();
+            reversed.close();
             shmem.barrierAll();
             b.free(shmem);
         });

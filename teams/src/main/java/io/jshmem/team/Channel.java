@@ -3,11 +3,15 @@ package io.jshmem.team;
 import io.jshmem.Cmp;
 import io.jshmem.CollectiveMismatchException;
 import io.jshmem.ShmemContext;
+import io.jshmem.ShmemTimeoutException;
 import io.jshmem.SymmetricArray;
 import io.jshmem.SymmetricLongs;
 import io.jshmem.SymmetricMemory;
+import io.jshmem.spi.SymmetricSpace;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 
 /**
  * A team's messaging over its slot: the one-sided primitives every collective algorithm is made of.
@@ -25,12 +29,20 @@ import java.lang.foreign.MemorySegment;
  * every member finished reading it. Every message into a slot is awaited by its receiver within the
  * phase, so after a team sync no write into the slot is in flight and destroy can zero it.
  * <p>
+ * Deadlines: every wait spins with the runtime's idle strategy (which notices a failed job); after
+ * {@link #CLOCK_POLLS} unsatisfied polls it starts reading the clock, and a wait that lasts
+ * {@code SHMEM_COLLECTIVE_TIMEOUT} throws {@link ShmemTimeoutException}. To name who is missing, each
+ * member publishes in its slot's arrived word the first phase of the collective it enters
+ * ({@link #begin}); the member that timed out reads every member's word and names those behind.
+ * <p>
  * Threads: one collective at a time per team (the caller's guard).
  */
 final class Channel
 {
     private static final int STEP_BITS = 20;
     private static final int WORK_BYTES = 16 << 10;
+    /** A wait reads the clock once per this many unsatisfied polls (a power of two). */
+    static final int CLOCK_POLLS = 1024;
 
     final ShmemContext ctx;
     final SymmetricLongs sig;
@@ -41,13 +53,27 @@ final class Channel
     final int size;
     final int me;
     final String prefix;
+    private final SymmetricLongs arrived;
+    private final MemorySegment arrivedWord;
+    private final long timeoutNs;
+    private final Object team;
+    private String collective = "collective";
+    private long entrySeq;
     private long seq;
     private long scratchPhase;
     private MemorySegment work;
 
+    /**
+     * @param timeoutNs the deadline of every wait, 0 for none.
+     * @param team      names the team in messages (its {@code toString}).
+     */
     Channel(final ShmemContext ctx, final TeamSlot slot, final int start, final int stride, final int size, final int me,
-        final String prefix)
+        final String prefix, final long timeoutNs, final Object team)
     {
+        this.arrived = slot.arrived();
+        this.arrivedWord = slot.arrived().segment();
+        this.timeoutNs = timeoutNs;
+        this.team = team;
         this.ctx = ctx;
         this.sig = slot.sig();
         this.small = slot.small();
@@ -62,6 +88,19 @@ final class Channel
     int world(final int rank)
     {
         return start + rank * stride;
+    }
+
+    /**
+     * Starts a collective call (or split, or destroy) on this member: publishes the first phase it will
+     * run, so that a member whose wait times out can tell who has not arrived.
+     *
+     * @param what the collective's name for messages (a constant: no allocation).
+     */
+    void begin(final String what)
+    {
+        collective = what;
+        entrySeq = seq + 1;
+        arrivedWord.set(ValueLayout.JAVA_LONG, 0, entrySeq);
     }
 
     /** Starts a collective phase. */
@@ -101,10 +140,69 @@ final class Channel
         signal(rank, step);
     }
 
-    /** Waits (with the runtime's idle strategy, which notices a failed job) for member rank's message step. */
+    /**
+     * Waits (with the runtime's idle strategy, which notices a failed job) for member rank's message step.
+     *
+     * @throws ShmemTimeoutException when the wait lasts SHMEM_COLLECTIVE_TIMEOUT, naming the members that
+     *                               have not arrived at this collective.
+     */
     void await(final int rank, final int step)
     {
-        sig.waitUntil(rank, Cmp.GE, value(step));
+        final long v = value(step);
+        if (!sig.test(rank, Cmp.GE, v))
+        {
+            awaitIdle(rank, v);
+        }
+    }
+
+    private void awaitIdle(final int rank, final long v)
+    {
+        final SymmetricSpace space = sig.allocation().space();
+        int idle = 0;
+        int polls = 0;
+        boolean clock = false;
+        long deadline = 0;
+        while (!sig.test(rank, Cmp.GE, v))
+        {
+            idle = space.idle(idle);
+            if ((++polls & (CLOCK_POLLS - 1)) == 0 && timeoutNs > 0)
+            {
+                final long now = System.nanoTime();
+                if (!clock)
+                {
+                    clock = true;
+                    deadline = now + timeoutNs;
+                }
+                else if (now - deadline >= 0)
+                {
+                    throw timedOut(rank, v);
+                }
+            }
+        }
+    }
+
+    /** The failure of a wait past its deadline: reads every member's arrived word to name those behind. */
+    private ShmemTimeoutException timedOut(final int rank, final long v)
+    {
+        final int[] behind = new int[size];
+        int count = 0;
+        for (int r = 0; r < size; r++)
+        {
+            if (r != me && ctx.g(arrived, 0, world(r)) < entrySeq)
+            {
+                behind[count++] = r;
+            }
+        }
+        final boolean named = count > 0;
+        final int[] ranks = named ? Arrays.copyOf(behind, count) : new int[] {rank};
+        final int[] worldPes = Arrays.stream(ranks).map(this::world).toArray();
+        final String who = named
+            ? "team PEs " + Arrays.toString(ranks) + " (WORLD PEs " + Arrays.toString(worldPes) + ") have not arrived at it"
+            : "every member arrived, but team pe " + rank + " (WORLD pe " + world(rank) + ") has not sent message " +
+                (v & ((1L << STEP_BITS) - 1)) + " of phase " + (v >>> STEP_BITS) + " (it waits for another member, or the members " +
+                "called different collectives; SHMEM_DEBUG checks that)";
+        return new ShmemTimeoutException(prefix + collective + " on " + team + " timed out after " + timeoutNs / 1_000_000 +
+            " ms (SHMEM_COLLECTIVE_TIMEOUT): " + who, worldPes);
     }
 
     /**

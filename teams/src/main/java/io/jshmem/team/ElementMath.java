@@ -23,17 +23,45 @@ abstract class ElementMath
         this.typeName = typeName;
     }
 
+    private static final ElementMath BYTES = new Integral(1, "byte", false);
+    private static final ElementMath SHORTS = new Integral(2, "short", false);
+    private static final ElementMath CHARS = new Integral(2, "char", true);
+    private static final ElementMath INTS = new Integral(4, "int", false);
+    private static final ElementMath LONGS = new Integral(8, "long", false);
+    private static final ElementMath FLOATS = new Floating(4, "float");
+    private static final ElementMath DOUBLES = new Floating(8, "double");
+
+    /** @return the arithmetic of the layout's element type (one shared instance per type: no allocation per call). */
     static ElementMath of(final ValueLayout layout)
     {
         final Class<?> c = layout.carrier();
-        final int bytes = (int)layout.byteSize();
-        if (c == float.class || c == double.class)
+        if (c == long.class)
         {
-            return new Floating(bytes, c.getName());
+            return LONGS;
         }
-        if (c == byte.class || c == short.class || c == char.class || c == int.class || c == long.class)
+        if (c == double.class)
         {
-            return new Integral(bytes, c.getName(), c == char.class);
+            return DOUBLES;
+        }
+        if (c == int.class)
+        {
+            return INTS;
+        }
+        if (c == float.class)
+        {
+            return FLOATS;
+        }
+        if (c == byte.class)
+        {
+            return BYTES;
+        }
+        if (c == short.class)
+        {
+            return SHORTS;
+        }
+        if (c == char.class)
+        {
+            return CHARS;
         }
         throw new IllegalArgumentException("no reduction arithmetic for elements of " + layout);
     }

@@ -30,20 +30,20 @@ final class Reductions
     }
 
     /** Buffers each algorithm needs per scratch half. */
-    static int buffers(final String algorithm, final int n)
+    static int buffers(final Algorithm.Reduce algorithm, final int n)
     {
         return switch (algorithm)
         {
-            case "linear" -> n;
-            case "ring" -> Math.max(1, n - 1);
+            case LINEAR -> n;
+            case RING -> Math.max(1, n - 1);
             default -> rounds(n) + 2;
         };
     }
 
     /** @return elements per chunk: the ring splits a chunk into n blocks, one buffer each. */
-    static long chunkElements(final String algorithm, final int n, final long bufBytes, final int elementBytes)
+    static long chunkElements(final Algorithm.Reduce algorithm, final int n, final long bufBytes, final int elementBytes)
     {
-        return algorithm.equals("ring") ? n * (bufBytes / elementBytes) : bufBytes / elementBytes;
+        return algorithm == Algorithm.Reduce.RING ? n * (bufBytes / elementBytes) : bufBytes / elementBytes;
     }
 
     static int rounds(final int n)

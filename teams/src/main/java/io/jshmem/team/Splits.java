@@ -35,14 +35,13 @@ final class Splits
                 size + ") of " + parent + ": " + bad);
         }
         final int slot = registry.agreeOnSlots(parent, parent.channel(), 1)[0];
-        final int d = parent.myPe() - start;
-        final int index = stride == 0 ? (d == 0 ? 0 : -1) : (d % stride == 0 && d / stride >= 0 && d / stride < size ? d / stride : -1);
+        final Triplet child = new Triplet(start, stride, size);
+        final int index = child.indexOf(parent.myPe());
         if (index < 0)
         {
             return Team.INVALID;
         }
-        return registry.join(slot, parent.worldPe(start), parent.stride() * stride, size, index, orDefault(cfg),
-            "split of " + parent.name());
+        return join(registry, slot, child.in(parent.triplet()), index, orDefault(cfg), "split of " + parent.name());
     }
 
     /** @return why the triplet is not a team of the parent's PEs, or null. */
@@ -79,16 +78,56 @@ final class Splits
         final int xrange = Math.min(xrangeArg, n);
         final int[] slots = registry.agreeOnSlots(parent, parent.channel(), 2);
         final int me = parent.myPe();
-        final int x = me % xrange;
-        final int y = me / xrange;
-        final int rowStart = y * xrange;
-        final int rowSize = Math.min(xrange, n - rowStart);
-        final int colSize = (n - x + xrange - 1) / xrange;
-        final Team row = registry.join(slots[0], parent.worldPe(rowStart), parent.stride(), rowSize, x, orDefault(xConfig),
-            "row " + y + " of " + parent.name());
-        final Team col = registry.join(slots[1], parent.worldPe(x), parent.stride() * xrange, colSize, y, orDefault(yConfig),
-            "column " + x + " of " + parent.name());
+        final Team row = join(registry, slots[0], row(n, xrange, me).in(parent.triplet()), me % xrange, orDefault(xConfig),
+            "row " + me / xrange + " of " + parent.name());
+        final Team col = join(registry, slots[1], column(n, xrange, me).in(parent.triplet()), me / xrange, orDefault(yConfig),
+            "column " + me % xrange + " of " + parent.name());
         return new Team.Split2d(row, col);
+    }
+
+    private static Team join(final TeamRegistry registry, final int slot, final Triplet world, final int index, final TeamConfig config,
+        final String name)
+    {
+        return registry.join(slot, world.start(), world.stride(), world.size(), index, config, name);
+    }
+
+    /** @return split_2d's x team of parent PE p (its row: same p div xrange, numbered by p mod xrange), relative to the parent. */
+    static Triplet row(final int n, final int xrange, final int p)
+    {
+        final int rowStart = p / xrange * xrange;
+        return new Triplet(rowStart, 1, Math.min(xrange, n - rowStart));
+    }
+
+    /** @return split_2d's y team of parent PE p (its column: same p mod xrange, numbered by p div xrange), relative to the parent. */
+    static Triplet column(final int n, final int xrange, final int p)
+    {
+        final int x = p % xrange;
+        return new Triplet(x, xrange, (n - x + xrange - 1) / xrange);
+    }
+
+    /** @return the row-major coordinates of PE p in a mesh of this shape. */
+    static int[] coordinates(final int[] shape, final int p)
+    {
+        final int[] coords = new int[shape.length];
+        int rest = p;
+        for (int d = shape.length - 1; d >= 0; d--)
+        {
+            coords[d] = rest % shape[d];
+            rest /= shape[d];
+        }
+        return coords;
+    }
+
+    /** @return the team of PE p along mesh dimension d: the PEs whose other coordinates equal p's, numbered by coordinate d. */
+    static Triplet meshDimension(final int[] shape, final int p, final int d)
+    {
+        int dimStride = 1;
+        for (int e = d + 1; e < shape.length; e++)
+        {
+            dimStride *= shape[e];
+        }
+        final int coord = p / dimStride % shape[d];
+        return new Triplet(p - coord * dimStride, dimStride, shape[d]);
     }
 
     static TeamMesh mesh(final TeamImpl parent, final String[] names, final int[] shape)
@@ -113,15 +152,11 @@ final class Splits
         final int dims = shape.length;
         final int[] slots = registry.agreeOnSlots(parent, parent.channel(), dims);
         final int me = parent.myPe();
-        final int[] coords = new int[dims];
+        final int[] coords = coordinates(shape, me);
         final Team[] teams = new Team[dims];
-        int dimStride = n;
         for (int d = 0; d < dims; d++)
         {
-            dimStride /= shape[d];
-            coords[d] = (me / dimStride) % shape[d];
-            final int first = me - coords[d] * dimStride;
-            teams[d] = registry.join(slots[d], parent.worldPe(first), parent.stride() * dimStride, shape[d], coords[d], TeamConfig.DEFAULT,
+            teams[d] = join(registry, slots[d], meshDimension(shape, me, d).in(parent.triplet()), coords[d], TeamConfig.DEFAULT,
                 "mesh dimension " + names[d] + " of " + parent.name());
         }
         return new TeamMesh(parent, names, shape, coords, teams);

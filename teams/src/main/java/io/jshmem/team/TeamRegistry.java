@@ -6,7 +6,6 @@ import io.jshmem.TeamConfig;
 import io.jshmem.TeamExhaustedException;
 import io.jshmem.config.ShmemConfig;
 import io.jshmem.config.ShmemOptions;
-import io.jshmem.transport.ReachabilityMap;
 
 import java.util.Arrays;
 
@@ -31,17 +30,19 @@ public final class TeamRegistry
     final TeamHost host;
     final String prefix;
     final boolean debug;
-    final String barrierAlgorithm;
-    final String broadcastAlgorithm;
-    final String collectAlgorithm;
-    final String fcollectAlgorithm;
-    final String alltoallAlgorithm;
-    final String reduceAlgorithm;
-    final String scanAlgorithm;
+    final Algorithm.Sync syncAlgorithm;
+    final Algorithm.Broadcast broadcastAlgorithm;
+    final Algorithm.Allgather collectAlgorithm;
+    final Algorithm.Allgather fcollectAlgorithm;
+    final Algorithm.Alltoall alltoallAlgorithm;
+    final Algorithm.Reduce reduceAlgorithm;
+    final Algorithm.Scan scanAlgorithm;
+    /** {@code SHMEM_COLLECTIVE_TIMEOUT} in ns: the deadline of every wait in a collective, 0 for none. */
+    final long timeoutNs;
     /** {@code SHMEM_TEAM_GROUP_SIZE}: 0 groups by node. */
     final int groupSize;
-    /** Node number of every WORLD PE (from the host identities). */
-    final int[] nodeOfWorld;
+    /** The node of every WORLD PE and the p2p pairs. */
+    final NodeLayout layout;
     private final SymmetricMemory pool;
     private final int slots;
     private final long scratchBytes;
@@ -64,32 +65,21 @@ public final class TeamRegistry
         this.slots = slotCount(config);
         this.scratchBytes = config.get(ShmemOptions.TEAM_SCRATCH_SIZE);
         this.pool = pool;
-        this.barrierAlgorithm = config.get(ShmemOptions.BARRIER_ALGORITHM);
-        this.broadcastAlgorithm = config.get(ShmemOptions.BROADCAST_ALGORITHM);
-        this.collectAlgorithm = config.get(ShmemOptions.COLLECT_ALGORITHM);
-        this.fcollectAlgorithm = config.get(ShmemOptions.FCOLLECT_ALGORITHM);
-        this.alltoallAlgorithm = config.get(ShmemOptions.ALLTOALL_ALGORITHM);
-        this.reduceAlgorithm = config.get(ShmemOptions.REDUCE_ALGORITHM);
-        this.scanAlgorithm = config.get(ShmemOptions.SCAN_ALGORITHM);
+        this.syncAlgorithm = Algorithm.parse(config, ShmemOptions.BARRIER_ALGORITHM, Algorithm.Sync.class);
+        this.broadcastAlgorithm = Algorithm.parse(config, ShmemOptions.BROADCAST_ALGORITHM, Algorithm.Broadcast.class);
+        this.collectAlgorithm = Algorithm.parse(config, ShmemOptions.COLLECT_ALGORITHM, Algorithm.Allgather.class);
+        this.fcollectAlgorithm = Algorithm.parse(config, ShmemOptions.FCOLLECT_ALGORITHM, Algorithm.Allgather.class);
+        this.alltoallAlgorithm = Algorithm.parse(config, ShmemOptions.ALLTOALL_ALGORITHM, Algorithm.Alltoall.class);
+        this.reduceAlgorithm = Algorithm.parse(config, ShmemOptions.REDUCE_ALGORITHM, Algorithm.Reduce.class);
+        this.scanAlgorithm = Algorithm.parse(config, ShmemOptions.SCAN_ALGORITHM, Algorithm.Scan.class);
+        this.timeoutNs = config.get(ShmemOptions.COLLECTIVE_TIMEOUT_NS);
         this.groupSize = config.get(ShmemOptions.TEAM_GROUP_SIZE);
-        final String[] hostNames = host.hostOfRank();
-        final java.util.List<String> distinct = new java.util.ArrayList<>();
-        this.nodeOfWorld = new int[hostNames.length];
-        for (int pe = 0; pe < hostNames.length; pe++)
-        {
-            if (!distinct.contains(hostNames[pe]))
-            {
-                distinct.add(hostNames[pe]);
-            }
-            nodeOfWorld[pe] = distinct.indexOf(hostNames[pe]);
-        }
+        this.layout = NodeLayout.of(host.hostOfRank(), host.reachability(), config.env(NodeLayout.TEST_VARIABLE));
         final int n = host.nPes();
         final int me = host.myPe();
         world = create(WORLD_SLOT, 0, 1, n, me, TeamConfig.DEFAULT, "WORLD");
-        final ReachabilityMap map = host.reachability();
-        shared = predefined(SHARED_SLOT, "SHARED", q -> map.transport(me, q) == ReachabilityMap.P2P && map.transport(q, me) == ReachabilityMap.P2P);
-        final String[] hosts = host.hostOfRank();
-        node = predefined(NODE_SLOT, "NODE", q -> hosts[q].equals(hosts[me]));
+        shared = predefined(SHARED_SLOT, "SHARED", q -> layout.p2p(me, q) && layout.p2p(q, me));
+        node = predefined(NODE_SLOT, "NODE", q -> layout.node(q) == layout.node(me));
     }
 
     private static int slotCount(final ShmemConfig config)

@@ -1,0 +1,142 @@
+package io.jshmem.team;
+
+/**
+ * The automatic algorithm choice of every collective, as pure functions of the team's size, the
+ * operation's bytes and the node layout (whether the team spans several groups, whether every member
+ * maps every other member's heap). A forced algorithm is returned as it is, except where it cannot run
+ * (direct without the mapping, linear without scratch room for a buffer per member). Every member
+ * passes the same inputs, so every member chooses the same algorithm.
+ */
+final class Choice
+{
+    /**
+     * From this many bytes (up to 4 members; twice as many above) a reduction on a team whose members all
+     * map each other's heaps runs {@link Reductions#reduceDirect}: measured with CollectivesBench on 2
+     * cores, it beats the scratch-based algorithms from 2 KiB at 2 and 4 PEs and from 4 KiB at 8.
+     */
+    static final long DIRECT_REDUCE_MIN_BYTES = 2 << 10;
+    /**
+     * Up to this many members, a team whose members all map each other's heaps uses the one-round
+     * (linear) fcollect, collect, alltoall and small reductions: N-1 puts per member and one wait for
+     * each, measured faster than recursive doubling, ring and pairwise at 8 PEs on 2 cores at every
+     * size (e.g. 8-byte alltoall 15-20 µs vs 40-45 µs pairwise, fcollect 13-14 vs 21-25 µs).
+     */
+    static final int LINEAR_MAX_MAPPED = 32;
+
+    private Choice()
+    {
+    }
+
+    /** @return whether the automatic choice takes the one-round (linear) algorithm: small teams, or mapped ones up to {@link #LINEAR_MAX_MAPPED}. */
+    static boolean oneRound(final int size, final boolean allMapped)
+    {
+        return size <= 4 || size <= LINEAR_MAX_MAPPED && allMapped;
+    }
+
+    static Algorithm.Sync sync(final Algorithm.Sync forced, final boolean twoLevel)
+    {
+        if (forced != Algorithm.Sync.AUTO)
+        {
+            return forced;
+        }
+        return twoLevel ? Algorithm.Sync.HIERARCHICAL : Algorithm.Sync.DISSEMINATION;
+    }
+
+    static Algorithm.Broadcast broadcast(final Algorithm.Broadcast forced, final int size, final long bytes, final boolean twoLevel,
+        final boolean allMapped)
+    {
+        if (forced != Algorithm.Broadcast.AUTO)
+        {
+            return forced;
+        }
+        if (twoLevel)
+        {
+            return Algorithm.Broadcast.HIERARCHICAL;
+        }
+        if (size <= 2)
+        {
+            return Algorithm.Broadcast.LINEAR;
+        }
+        if (allMapped)
+        {
+            return bytes >= 16 * 1024 && size <= 4 ? Algorithm.Broadcast.LINEAR : Algorithm.Broadcast.TREE;
+        }
+        return bytes >= 32 * 1024 && size >= 4 ? Algorithm.Broadcast.SCATTER_ALLGATHER : Algorithm.Broadcast.TREE;
+    }
+
+    /** Collect and fcollect; {@code totalBytes} is the size of the gathered result. */
+    static Algorithm.Allgather allgather(final Algorithm.Allgather forced, final int size, final long totalBytes, final boolean twoLevel,
+        final boolean allMapped)
+    {
+        if (forced != Algorithm.Allgather.AUTO)
+        {
+            return forced;
+        }
+        if (twoLevel && !allMapped)
+        {
+            return Algorithm.Allgather.HIERARCHICAL;
+        }
+        if (oneRound(size, allMapped))
+        {
+            return Algorithm.Allgather.LINEAR;
+        }
+        return totalBytes <= 64 * 1024 ? Algorithm.Allgather.RECURSIVE_DOUBLING : Algorithm.Allgather.RING;
+    }
+
+    /**
+     * @param oneChunk whether the hierarchical alltoall would move everything in one chunk of the
+     *                 scratch: auto takes it only then (small messages, where aggregating the leaders'
+     *                 messages pays; large ones are bandwidth-bound and would pipeline in many chunks).
+     */
+    static Algorithm.Alltoall alltoall(final Algorithm.Alltoall forced, final int size, final boolean twoLevel, final boolean allMapped,
+        final boolean oneChunk)
+    {
+        if (forced != Algorithm.Alltoall.AUTO)
+        {
+            return forced;
+        }
+        if (twoLevel && !allMapped && oneChunk)
+        {
+            return Algorithm.Alltoall.HIERARCHICAL;
+        }
+        return oneRound(size, allMapped) ? Algorithm.Alltoall.LINEAR : Algorithm.Alltoall.PAIRWISE;
+    }
+
+    /**
+     * @param linearFits whether the scratch holds a buffer per member for one element (linear needs it).
+     * @return the reduction algorithm; never {@code DIRECT} unless {@code allMapped} (a forced direct on a
+     *         team whose members do not all map each other's heaps runs the ring instead).
+     */
+    static Algorithm.Reduce reduce(final Algorithm.Reduce forced, final int size, final long bytes, final boolean twoLevel,
+        final boolean allMapped, final boolean linearFits)
+    {
+        Algorithm.Reduce alg = forced;
+        if (alg == Algorithm.Reduce.DIRECT || alg == Algorithm.Reduce.AUTO && size > 1 &&
+            bytes >= (size <= 4 ? 1 : 2) * DIRECT_REDUCE_MIN_BYTES)
+        {
+            if (allMapped)
+            {
+                return Algorithm.Reduce.DIRECT;
+            }
+            alg = alg == Algorithm.Reduce.DIRECT ? Algorithm.Reduce.RING : alg;
+        }
+        if (alg == Algorithm.Reduce.AUTO)
+        {
+            alg = twoLevel && bytes < 64 * 1024 ? Algorithm.Reduce.HIERARCHICAL
+                : oneRound(size, allMapped) && bytes <= 4096 ? Algorithm.Reduce.LINEAR
+                : bytes >= 64 * 1024 && size > 1 ? Algorithm.Reduce.RING : Algorithm.Reduce.RECURSIVE_DOUBLING;
+        }
+        if (alg == Algorithm.Reduce.LINEAR && !linearFits)
+        {
+            alg = Algorithm.Reduce.RECURSIVE_DOUBLING;
+        }
+        return alg;
+    }
+
+    /** @param linearFits whether the scratch holds a buffer per member for one element. */
+    static Algorithm.Scan scan(final Algorithm.Scan forced, final int size, final boolean linearFits)
+    {
+        final Algorithm.Scan alg = forced == Algorithm.Scan.AUTO ? (size <= 4 ? Algorithm.Scan.LINEAR : Algorithm.Scan.RECURSIVE_DOUBLING) : forced;
+        return alg == Algorithm.Scan.LINEAR && !linearFits ? Algorithm.Scan.RECURSIVE_DOUBLING : alg;
+    }
+}

@@ -1,0 +1,442 @@
+package io.jshmem.team;
+
+import io.jshmem.ReduceOp;
+import io.jshmem.ShmemException;
+import io.jshmem.SymmetricArray;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The collective dispatch of one team on one member: argument checks, the SHMEM_DEBUG fingerprint,
+ * the algorithm choice ({@link Choice} over the forced {@link Algorithm}s and the team's layout), and
+ * chunking; the algorithms themselves are in {@link Collectives}, {@link Reductions} and
+ * {@link Hierarchical}. {@link TeamImpl} calls it inside its one-collective-at-a-time guard, so its lazily
+ * computed layout needs no synchronisation.
+ */
+final class TeamCollectives
+{
+    static final int SYNC = 1;
+    static final int BROADCAST = 2;
+    static final int COLLECT = 3;
+    static final int FCOLLECT = 4;
+    static final int ALLTOALL = 5;
+    static final int ALLTOALLS = 6;
+    static final int REDUCE = 7;
+    static final int SCAN = 8;
+    static final int SPLIT = 9;
+    static final int DESTROY = 10;
+
+    private final TeamImpl team;
+    private final TeamRegistry registry;
+    private final Channel channel;
+    private final String prefix;
+    private final int size;
+    private final int myRank;
+    private Hierarchy hierarchy;
+    private Boolean allMapped;
+
+    TeamCollectives(final TeamImpl team, final TeamRegistry registry, final Channel channel, final int size, final int myRank)
+    {
+        this.team = team;
+        this.registry = registry;
+        this.channel = channel;
+        this.prefix = registry.prefix;
+        this.size = size;
+        this.myRank = myRank;
+    }
+
+    void debugCheck(final String what, final int kind, final long detail, final long count)
+    {
+        if (registry.debug)
+        {
+            channel.check(what, ((long)kind << 56) ^ detail, count);
+        }
+    }
+
+    /** The two-level layout (computed once, the same on every member). */
+    Hierarchy hierarchy()
+    {
+        if (hierarchy == null)
+        {
+            final int g = registry.groupSize;
+            final NodeLayout layout = registry.layout;
+            hierarchy = Hierarchy.of(size, myRank, g > 0 ? r -> r / g : r -> layout.node(team.worldPe(r)));
+        }
+        return hierarchy;
+    }
+
+    /**
+     * @return whether every member maps every other member's heap (all pairs p2p in the job's layout, so
+     *         the same answer on every member): then one-round algorithms (linear fcollect and alltoall,
+     *         direct reductions) beat the multi-round ones, most of all when PEs outnumber cores and every
+     *         extra round can cost a context switch. Never true for members on different nodes.
+     */
+    boolean allMapped()
+    {
+        if (allMapped == null)
+        {
+            final NodeLayout layout = registry.layout;
+            boolean all = true;
+            for (int a = 0; a < size && all; a++)
+            {
+                for (int b = 0; b < size && all; b++)
+                {
+                    all = layout.p2p(team.worldPe(a), team.worldPe(b));
+                }
+            }
+            allMapped = all;
+        }
+        return allMapped;
+    }
+
+    // ------------------------------------------------------------------ checks
+
+    private void checkOwn(final SymmetricArray<?> h, final String what, final long elements)
+    {
+        if (h == null)
+        {
+            throw new NullPointerException(prefix + what + " is null");
+        }
+        if (h.allocation().space() != channel.sig.allocation().space())
+        {
+            throw new IllegalArgumentException(prefix + what + " " + h + " was not allocated by this PE's job (a foreign handle)");
+        }
+        h.checkRange(0, elements);
+    }
+
+    /** {@link #checkOwn(SymmetricArray, String, long)} naming the handle {@code what op role} (built only on failure). */
+    private void checkOwn(final SymmetricArray<?> h, final String what, final ReduceOp op, final String role, final long elements)
+    {
+        if (h == null || h.allocation().space() != channel.sig.allocation().space())
+        {
+            checkOwn(h, what + " " + op + role, elements);
+        }
+        h.checkRange(0, elements);
+    }
+
+        private void checkCount(final long count)
+    {
+        if (count < 0)
+        {
+            throw new IllegalArgumentException(prefix + "count=" + count + " is negative");
+        }
+    }
+
+    private static long span(final long stride, final long n)
+    {
+        return n == 0 ? 0 : (n - 1) * stride + 1;
+    }
+
+    private long chunk(final long chunk, final long bufBytes)
+    {
+        if (chunk < 1)
+        {
+            throw new ShmemException(prefix + "team scratch too small for " + size + " PEs: " + bufBytes +
+                " bytes per buffer; raise SHMEM_TEAM_SCRATCH_SIZE");
+        }
+        return chunk;
+    }
+
+    // ------------------------------------------------------------------ sync
+
+    void sync()
+    {
+        if (registry.debug)
+        {
+            debugCheck("sync", SYNC, 0, 0);
+        }
+        channel.next();
+        barrier();
+    }
+
+    private void barrier()
+    {
+        switch (Choice.sync(registry.syncAlgorithm, hierarchy().isTwoLevel()))
+        {
+            case LINEAR -> Collectives.syncLinear(channel);
+            case HIERARCHICAL -> Hierarchical.sync(channel, hierarchy());
+            default -> Collectives.syncDissemination(channel);
+        }
+    }
+
+    // ------------------------------------------------------------------ broadcast
+
+    <A> void broadcast(final SymmetricArray<A> dest, final SymmetricArray<A> src, final long count, final int root)
+    {
+        checkCount(count);
+        if (root < 0 || root >= size)
+        {
+            throw new IndexOutOfBoundsException(prefix + "broadcast root=" + root + " out of range [0, " + size + ") of " + team);
+        }
+        checkOwn(dest, "broadcast dest", count);
+        if (myRank == root)
+        {
+            checkOwn(src, "broadcast source", count);
+        }
+        if (registry.debug)
+        {
+            debugCheck("broadcast(count=" + count + ", root=" + root + ")", BROADCAST, ((long)dest.elementBytes() << 32) | root, count);
+        }
+        if (count == 0)
+        {
+            return;
+        }
+        channel.next();
+        final long bytes = count * dest.elementBytes();
+        final MemorySegment data = myRank == root ? src.segment().asSlice(0, bytes) : null;
+        if (myRank == root)
+        {
+            MemorySegment.copy(data, 0, dest.segment(), 0, bytes);
+        }
+        final boolean twoLevel = hierarchy().isTwoLevel();
+        switch (Choice.broadcast(registry.broadcastAlgorithm, size, bytes, twoLevel, !twoLevel && size > 2 && allMapped()))
+        {
+            case LINEAR -> Collectives.broadcastLinear(channel, dest, data, root);
+            case HIERARCHICAL -> Hierarchical.broadcast(channel, hierarchy(), dest, data, bytes, root);
+            case TREE -> Collectives.broadcastTree(channel, dest, data, bytes, root);
+            default -> Collectives.broadcastScatterAllgather(channel, dest, data, count, root);
+        }
+    }
+
+    // ------------------------------------------------------------------ collect, fcollect
+
+    <A> void collect(final SymmetricArray<A> dest, final SymmetricArray<A> src, final long count)
+    {
+        checkCount(count);
+        checkOwn(src, "collect source", count);
+        checkOwn(dest, "collect dest", 0);
+        if (registry.debug)
+        {
+            debugCheck("collect", COLLECT, dest.elementBytes(), -1);
+        }
+        final long[][] counts = channel.exchange(count, 0);
+        final long[] offsets = new long[size + 1];
+        for (int r = 0; r < size; r++)
+        {
+            offsets[r + 1] = offsets[r] + counts[r][0];
+        }
+        checkOwn(dest, "collect dest (total " + offsets[size] + " elements)", offsets[size]);
+        allgather(registry.collectAlgorithm, dest, src, offsets);
+    }
+
+    <A> void fcollect(final SymmetricArray<A> dest, final SymmetricArray<A> src, final long count)
+    {
+        checkCount(count);
+        checkOwn(src, "fcollect source", count);
+        checkOwn(dest, "fcollect dest", count * size);
+        if (registry.debug)
+        {
+            debugCheck("fcollect(count=" + count + ")", FCOLLECT, dest.elementBytes(), count);
+        }
+        final long[] offsets = new long[size + 1];
+        for (int r = 0; r <= size; r++)
+        {
+            offsets[r] = r * count;
+        }
+        allgather(registry.fcollectAlgorithm, dest, src, offsets);
+    }
+
+    private void allgather(final Algorithm.Allgather forced, final SymmetricArray<?> dest, final SymmetricArray<?> src, final long[] offsets)
+    {
+        if (offsets[size] == 0)
+        {
+            return;
+        }
+        final int eb = dest.elementBytes();
+        final long mine = offsets[myRank + 1] - offsets[myRank];
+        MemorySegment.copy(src.segment(), 0, dest.segment(), offsets[myRank] * eb, mine * eb);
+        channel.next();
+        switch (Choice.allgather(forced, size, offsets[size] * eb, hierarchy().isTwoLevel(), allMapped()))
+        {
+            case LINEAR -> Collectives.allgatherLinear(channel, dest, offsets);
+            case RING -> Collectives.allgatherRing(channel, dest, offsets);
+            case HIERARCHICAL -> Hierarchical.allgather(channel, hierarchy(), dest, offsets);
+            default -> Collectives.allgatherRecursiveDoubling(channel, dest, offsets);
+        }
+    }
+
+    // ------------------------------------------------------------------ alltoall, alltoalls
+
+    <A> void alltoall(final SymmetricArray<A> dest, final SymmetricArray<A> src, final long count)
+    {
+        checkCount(count);
+        checkOwn(src, "alltoall source", count * size);
+        checkOwn(dest, "alltoall dest", count * size);
+        if (registry.debug)
+        {
+            debugCheck("alltoall(count=" + count + ")", ALLTOALL, dest.elementBytes(), count);
+        }
+        if (count == 0)
+        {
+            return;
+        }
+        final int eb = dest.elementBytes();
+        final MemorySegment s = src.segment();
+        MemorySegment.copy(s, myRank * count * eb, dest.segment(), myRank * count * eb, count * eb);
+        switch (alltoallAlgorithm(eb, count))
+        {
+            case PAIRWISE ->
+            {
+                channel.next();
+                Collectives.alltoallPairwise(channel, dest, s, count);
+            }
+            case HIERARCHICAL ->
+            {
+                final long chunk = Hierarchical.alltoallChunk(channel, hierarchy(), eb);
+                for (long from = 0; from < count; from += chunk)
+                {
+                    Hierarchical.alltoallChunk(channel, hierarchy(), dest, s, count, from, Math.min(chunk, count - from));
+                }
+            }
+            default ->
+            {
+                channel.next();
+                Collectives.alltoallLinear(channel, dest, s, count);
+            }
+        }
+    }
+
+    /**
+     * @param count elements per block (0: alltoalls, which has no hierarchical form, so auto never takes it)
+     * @return the alltoall algorithm; hierarchical only when the scratch holds a chunk of at least one
+     *         element per block (else pairwise).
+     */
+    private Algorithm.Alltoall alltoallAlgorithm(final int elementBytes, final long count)
+    {
+        final boolean twoLevel = hierarchy().isTwoLevel();
+        final long chunk = Hierarchical.alltoallChunk(channel, hierarchy(), elementBytes);
+        final Algorithm.Alltoall alg = Choice.alltoall(registry.alltoallAlgorithm, size, twoLevel, (twoLevel || size > 4) && allMapped(),
+            count > 0 && chunk >= count);
+        return alg == Algorithm.Alltoall.HIERARCHICAL && chunk < 1 ? Algorithm.Alltoall.PAIRWISE : alg;
+    }
+
+    /** alltoalls: linear, or pairwise when alltoall would be (the hierarchical alltoall has no strided form). */
+    private boolean pairwise()
+    {
+        return alltoallAlgorithm(1, 0) == Algorithm.Alltoall.PAIRWISE;
+    }
+
+    <A> void alltoalls(final SymmetricArray<A> dest, final SymmetricArray<A> src, final long dst, final long sst, final long count)
+    {
+        checkCount(count);
+        if (dst < 1 || sst < 1)
+        {
+            throw new IllegalArgumentException(prefix + "alltoalls strides dst=" + dst + " sst=" + sst + " must be at least 1");
+        }
+        checkOwn(src, "alltoalls source (sst=" + sst + ")", span(sst, count * size));
+        checkOwn(dest, "alltoalls dest (dst=" + dst + ")", span(dst, count * size));
+        if (registry.debug)
+        {
+            debugCheck("alltoalls(count=" + count + ")", ALLTOALLS, (dst * 31 + sst) * 8 + dest.elementBytes(), count);
+        }
+        if (count == 0)
+        {
+            return;
+        }
+        channel.next();
+        Collectives.alltoallsLinear(channel, dest, src.segment().asSlice(0, span(sst, count * size) * src.elementBytes()),
+            dst, sst, count, pairwise());
+    }
+
+    // ------------------------------------------------------------------ reductions, scans
+
+    <A> void reduce(final ReduceOp op, final SymmetricArray<A> dest, final SymmetricArray<A> src, final long count)
+    {
+        final ElementMath m = checkReduction("reduce", op, dest, src, count);
+        if (registry.debug)
+        {
+            debugCheck(op + " reduce(count=" + count + ")", REDUCE, ((long)op.ordinal() << 8) | m.bytes, count);
+        }
+        final long bytes = count * m.bytes;
+        final Algorithm.Reduce alg = Choice.reduce(registry.reduceAlgorithm, size, bytes, hierarchy().isTwoLevel(),
+            allMapped(), channel.bufferBytes(size) >= m.bytes);
+        if (alg == Algorithm.Reduce.DIRECT)
+        {
+            Reductions.reduceDirect(channel, m, op, mapped(dest), mapped(src), count);
+            return;
+        }
+        final long bufBytes = channel.bufferBytes(alg == Algorithm.Reduce.HIERARCHICAL ? Hierarchical.buffers(hierarchy()) : Reductions.buffers(alg, size));
+        final long chunk = chunk(Reductions.chunkElements(alg, size, bufBytes, m.bytes), bufBytes);
+        final MemorySegment s = src.segment();
+        for (long from = 0; from < count; from += chunk)
+        {
+            final long n = Math.min(chunk, count - from);
+            final MemorySegment piece = s.asSlice(from * m.bytes, n * m.bytes);
+            switch (alg)
+            {
+                case LINEAR -> Reductions.reduceLinearChunk(channel, m, op, dest, piece, from, n, bufBytes);
+                case RING -> Reductions.reduceRingChunk(channel, m, op, dest, piece, from, n, bufBytes);
+                case HIERARCHICAL -> Hierarchical.reduceChunk(channel, hierarchy(), m, op, dest, piece, from, n, bufBytes);
+                default -> Reductions.reduceRecursiveDoublingChunk(channel, m, op, dest, piece, from, n, bufBytes);
+            }
+        }
+    }
+
+    /** @return every member's copy of {@code object} (team rank order); only when {@link #allMapped()}. */
+    private MemorySegment[] mapped(final SymmetricArray<?> object)
+    {
+        final MemorySegment[] all = new MemorySegment[size];
+        final int me = team.worldPe(myRank);
+        for (int r = 0; r < size; r++)
+        {
+            if (!registry.layout.p2p(me, channel.world(r)))
+            {
+                throw new IllegalStateException(prefix + "direct reduction on " + team + " chose a member it does not map: WORLD pe " +
+                    channel.world(r) + " (" + registry.layout + ")");
+            }
+            all[r] = registry.host.ptr(object, channel.world(r));
+        }
+        return all;
+    }
+
+    /** @param what the collective's name; messages add the op ({@code "reduce SUM"}) only when they are built. */
+    private ElementMath checkReduction(final String what, final ReduceOp op, final SymmetricArray<?> dest, final SymmetricArray<?> src,
+        final long count)
+    {
+        checkCount(count);
+        checkOwn(src, what, op, " source", count);
+        checkOwn(dest, what, op, " dest", count);
+        final ElementMath m = ElementMath.of(dest.elementLayout());
+        if (op == null || !m.supports(op))
+        {
+            throw new IllegalArgumentException(prefix + what + " " + op + ": " + op + " does not apply to " + m.typeName +
+                " elements (AND, OR and XOR need an integer type)");
+        }
+        final long d0 = dest.offset();
+        final long s0 = src.offset();
+        final long bytes = count * m.bytes;
+        if (count > 0 && d0 != s0 && d0 < s0 + bytes && s0 < d0 + bytes)
+        {
+            throw new IllegalArgumentException(prefix + what + " " + op + ": dest " + dest + " and source " + src +
+                " overlap without being the same (in place needs dest == src)");
+        }
+        return m;
+    }
+
+    void scan(final String what, final boolean inclusive, final SymmetricArray<?> dest, final SymmetricArray<?> src, final long count)
+    {
+        final ElementMath m = checkReduction(what, ReduceOp.SUM, dest, src, count);
+        if (registry.debug)
+        {
+            debugCheck(what + "(count=" + count + ")", SCAN, (inclusive ? 16 : 0) | m.bytes, count);
+        }
+        final boolean linear = Choice.scan(registry.scanAlgorithm, size, channel.bufferBytes(size) >= m.bytes) == Algorithm.Scan.LINEAR;
+        final Algorithm.Reduce buffers = linear ? Algorithm.Reduce.LINEAR : Algorithm.Reduce.RECURSIVE_DOUBLING;
+        final long bufBytes = channel.bufferBytes(Reductions.buffers(buffers, size));
+        final long chunk = chunk(Reductions.chunkElements(buffers, size, bufBytes, m.bytes), bufBytes);
+        final MemorySegment s = src.segment();
+        for (long from = 0; from < count; from += chunk)
+        {
+            final long n = Math.min(chunk, count - from);
+            final MemorySegment piece = s.asSlice(from * m.bytes, n * m.bytes);
+            if (linear)
+            {
+                Reductions.scanLinearChunk(channel, m, inclusive, dest, piece, from, n, bufBytes);
+            }
+            else
+            {
+                Reductions.scanRecursiveDoublingChunk(channel, m, inclusive, dest, piece, from, n, bufBytes);
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package io.jshmem.team;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+/**
+ * The automatic choices: the one-round algorithms that read or write peers' mapped heaps directly are
+ * never chosen unless every member maps every other (a team across nodes), node-aware algorithms are
+ * chosen for teams that span groups, forced algorithms are kept unless they cannot run.
+ */
+class ChoiceTest
+{
+    private static final long[] BYTES = {0, 8, 2048, 4096, 8192, 16 << 10, 32 << 10, 64 << 10, 1 << 20};
+
+    @Test
+    void directReductionOnlyWhenEveryMemberIsMapped()
+    {
+        for (final Algorithm.Reduce forced : Algorithm.Reduce.values())
+        {
+            for (int size = 1; size <= 40; size++)
+            {
+                for (final long bytes : BYTES)
+                {
+                    for (final boolean twoLevel : new boolean[] {false, true})
+                    {
+                        for (final boolean fits : new boolean[] {false, true})
+                        {
+                            final Algorithm.Reduce notMapped = Choice.reduce(forced, size, bytes, twoLevel, false, fits);
+                            assertNotEquals(Algorithm.Reduce.DIRECT, notMapped, forced + " size " + size + " bytes " + bytes);
+                            if (forced == Algorithm.Reduce.DIRECT)
+                            {
+                                assertEquals(Algorithm.Reduce.RING, notMapped);
+                                assertEquals(Algorithm.Reduce.DIRECT, Choice.reduce(forced, size, bytes, twoLevel, true, fits));
+                            }
+                            if (!fits)
+                            {
+                                assertNotEquals(Algorithm.Reduce.LINEAR, notMapped, "linear needs a buffer per member");
+                            }
+                            if (forced != Algorithm.Reduce.AUTO && forced != Algorithm.Reduce.DIRECT && (fits || forced != Algorithm.Reduce.LINEAR))
+                            {
+                                assertEquals(forced, notMapped, "forced algorithms are kept");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void autoAcrossNodes()
+    {
+        for (int size = 2; size <= 40; size++)
+        {
+            for (final long bytes : BYTES)
+            {
+                assertEquals(Algorithm.Sync.HIERARCHICAL, Choice.sync(Algorithm.Sync.AUTO, true));
+                assertEquals(Algorithm.Broadcast.HIERARCHICAL, Choice.broadcast(Algorithm.Broadcast.AUTO, size, bytes, true, false));
+                assertEquals(Algorithm.Allgather.HIERARCHICAL, Choice.allgather(Algorithm.Allgather.AUTO, size, bytes, true, false));
+                if (bytes < 64 << 10)
+                {
+                    assertEquals(Algorithm.Reduce.HIERARCHICAL, Choice.reduce(Algorithm.Reduce.AUTO, size, bytes, true, false, true));
+                }
+                else
+                {
+                    assertEquals(Algorithm.Reduce.RING, Choice.reduce(Algorithm.Reduce.AUTO, size, bytes, true, false, true));
+                }
+                assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true));
+                assertEquals(size <= 4 ? Algorithm.Alltoall.LINEAR : Algorithm.Alltoall.PAIRWISE,
+                    Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, false), "large: not hierarchical");
+                assertEquals(size <= 4 ? Algorithm.Alltoall.LINEAR : Algorithm.Alltoall.PAIRWISE,
+                    Choice.alltoall(Algorithm.Alltoall.AUTO, size, false, false, true));
+            }
+        }
+    }
+
+    @Test
+    void autoOnOneNode()
+    {
+        assertEquals(Algorithm.Sync.DISSEMINATION, Choice.sync(Algorithm.Sync.AUTO, false));
+        assertEquals(Algorithm.Broadcast.LINEAR, Choice.broadcast(Algorithm.Broadcast.AUTO, 2, 8, false, true));
+        assertEquals(Algorithm.Broadcast.TREE, Choice.broadcast(Algorithm.Broadcast.AUTO, 8, 1 << 20, false, true));
+        assertEquals(Algorithm.Broadcast.LINEAR, Choice.broadcast(Algorithm.Broadcast.AUTO, 4, 16 << 10, false, true));
+        assertEquals(Algorithm.Broadcast.SCATTER_ALLGATHER, Choice.broadcast(Algorithm.Broadcast.AUTO, 8, 32 << 10, false, false));
+        assertEquals(Algorithm.Allgather.LINEAR, Choice.allgather(Algorithm.Allgather.AUTO, 32, 1 << 20, false, true));
+        assertEquals(Algorithm.Allgather.RECURSIVE_DOUBLING, Choice.allgather(Algorithm.Allgather.AUTO, 33, 1 << 10, false, true));
+        assertEquals(Algorithm.Allgather.RING, Choice.allgather(Algorithm.Allgather.AUTO, 33, 1 << 20, false, true));
+        assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, 32, false, true, true));
+        assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, 8, true, true, true), "pretend groups on one node");
+        assertEquals(Algorithm.Reduce.DIRECT, Choice.reduce(Algorithm.Reduce.AUTO, 4, 2048, false, true, true));
+        assertEquals(Algorithm.Reduce.LINEAR, Choice.reduce(Algorithm.Reduce.AUTO, 8, 2048, false, true, true));
+        assertEquals(Algorithm.Reduce.DIRECT, Choice.reduce(Algorithm.Reduce.AUTO, 8, 4096, false, true, true));
+        assertEquals(Algorithm.Scan.LINEAR, Choice.scan(Algorithm.Scan.AUTO, 4, true));
+        assertEquals(Algorithm.Scan.RECURSIVE_DOUBLING, Choice.scan(Algorithm.Scan.AUTO, 5, true));
+        assertEquals(Algorithm.Scan.RECURSIVE_DOUBLING, Choice.scan(Algorithm.Scan.LINEAR, 3, false));
+    }
+}
