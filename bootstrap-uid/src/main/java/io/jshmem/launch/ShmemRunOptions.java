@@ -176,11 +176,13 @@ final class ShmemRunOptions
                 case "--hosts", "--host", "-H" ->
                 {
                     final String v = value(args, ++i, a);
+                    o.checkNoHostsYet(a + " " + v);
                     o.setHosts(a + " " + v, parseHosts(v, a + " " + v));
                 }
                 case "--hostfile", "--machinefile" ->
                 {
                     final String v = value(args, ++i, a);
+                    o.checkNoHostsYet(a + " " + v);
                     o.setHosts(a + " " + v, parseHostfile(Path.of(v), a));
                 }
                 case "--agent", "--launch-agent" ->
@@ -233,12 +235,16 @@ final class ShmemRunOptions
         return o;
     }
 
-    private void setHosts(final String source, final List<Host> list) throws UsageException
+    private void checkNoHostsYet(final String source) throws UsageException
     {
         if (hostsSource != null)
         {
             throw new UsageException(source + ": the hosts are already given by " + hostsSource + " (use one of --hosts, --hostfile)");
         }
+    }
+
+    private void setHosts(final String source, final List<Host> list)
+    {
         hostsSource = source;
         hosts.addAll(list);
     }
