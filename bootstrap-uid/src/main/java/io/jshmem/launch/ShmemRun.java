@@ -23,6 +23,10 @@ import java.util.Map;
  * only), ends every PE when one fails, on {@code --timeout} or on SIGINT/SIGTERM, and exits with the
  * job's status. See {@link ShmemRunOptions#HELP} for the options and exit statuses.
  * <p>
+ * With {@code --hosts}/{@code --hostfile} the PEs run on those hosts through the launch agent
+ * ({@code ssh {host}} by default), placed block-wise, and the root runs on the first host as a
+ * {@link RootAgent} that shmemrun starts through the same agent (docs/multihost.md).
+ * <p>
  * Environment contract (what the PEs' {@code Bootstraps.fromConfig} reads): {@code JSHMEM_RANK},
  * {@code JSHMEM_SIZE}, {@code JSHMEM_LOCAL_RANK}, {@code JSHMEM_LOCAL_SIZE}, {@code JSHMEM_JOB_ID},
  * {@code SHMEM_BOOTSTRAP_UID} (the unique id text), {@code SHMEM_BOOTSTRAP=shmemrun}, and
