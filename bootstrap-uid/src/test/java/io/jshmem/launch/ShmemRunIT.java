@@ -216,7 +216,8 @@ class ShmemRunIT
         assertTrue(err().contains("-np N is required"), both());
         assertEquals(0, ShmemRun.run(new String[] {"--help"}, new PrintStream(outBytes, true, StandardCharsets.UTF_8),
             new PrintStream(errBytes, true, StandardCharsets.UTF_8)));
-        for (final String option : List.of("-np", "-cp", "-J", "--jvm-args", "-x", "--tag-output", "--timeout", "--grace", "--help"))
+        for (final String option : List.of("-np", "-cp", "-J", "--jvm-args", "-x", "--tag-output", "--timeout", "--grace", "--help",
+            "--hosts", "--hostfile", "--agent", "ssh {host}", "slots=2", "docs/multihost.md"))
         {
             assertTrue(out().contains(option), "help explains " + option);
         }
