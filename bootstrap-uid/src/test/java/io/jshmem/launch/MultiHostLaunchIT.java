@@ -132,6 +132,15 @@ class MultiHostLaunchIT
     }
 
     @Test
+    void timeoutEndsTheRemotePes()
+    {
+        final int status = shmemrun("--hosts", "jsml1:1,jsml2:1", "--timeout", "4", "--grace", "1", TestPe.class.getName(), "idle");
+        assertEquals(ShmemRun.TIMEOUT_STATUS, status, both());
+        assertTrue(errBytes.toString(StandardCharsets.UTF_8).contains("exceeded --timeout 4 s; ending 2 PE(s)"), both());
+        // nothingLeftOnTheHosts checks the PEs and the root agent are gone
+    }
+
+    @Test
     void anUnreachableRootHostIsReportedClearly()
     {
         final int status = ShmemRun.run(new String[] {"-cp", CP, "--hosts", "jsml9:2", "--agent", HOSTS.agent(), "x.Main"},
