@@ -75,6 +75,11 @@ class TestHostsIT
             assertEquals(1, unknown.status());
             assertTrue(unknown.err().contains("unknown host 'jsth3' (hosts up: ") && unknown.err().contains("jsth1 jsth2"), unknown.toString());
             assertEquals(2, hosts.run("exec", "jsth1").status(), "usage");
+            final Process notRoot = new ProcessBuilder("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                TestHosts.SCRIPT.toString(), "up", "1").redirectErrorStream(true).start();
+            final String notRootText = new String(notRoot.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(1, notRoot.waitFor());
+            assertTrue(notRootText.contains("test-hosts: must run as root"), notRootText);
             // down kills what still runs on a host
             final ProcessBuilder stray = new ProcessBuilder(TestHosts.SCRIPT.toString(), "exec", "jsth1", "sleep", "60");
             stray.environment().put("JSHMEM_TEST_HOSTS_PREFIX", "jsth");
