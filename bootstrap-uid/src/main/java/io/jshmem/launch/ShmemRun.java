@@ -47,6 +47,10 @@ public final class ShmemRun
     private final Object outputLock = new Object();
     private final List<Process> processes = new ArrayList<>();
     private final List<Thread> pumps = new ArrayList<>();
+    private final java.util.Set<String> condensedErrors = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** The first PE the root reported lost (its log line), or -1: the likely culprit of a failure. */
+    private volatile int firstLost = -1;
+    private static final java.util.regex.Pattern LOST = java.util.regex.Pattern.compile("shmemrun: PE ([0-9]+) was lost \\(");
 
     private ShmemRun(final ShmemRunOptions options, final PrintStream out, final PrintStream err)
     {
@@ -98,7 +102,7 @@ public final class ShmemRun
         }
     }
 
-    private List<String> command(final String classpath)
+    private List<String> command(final String classpath) throws IOException
     {
         final List<String> cmd = new ArrayList<>();
         cmd.add(javaPath());
@@ -116,9 +120,16 @@ public final class ShmemRun
         else
         {
             final String shortName = ShmemRunOptions.shortName(program, classpath);
+            final String main = shortName != null ? shortName : program;
+            if (!ShmemRunOptions.classMayExist(main, classpath))
+            {
+                throw new IOException("no main class " + main + " on the PEs' class path ("
+                    + (options.classpath != null ? "-cp " + options.classpath + " and jshmem's" : "jshmem's own; add yours with -cp")
+                    + "); bundled short names: hello, ring");
+            }
             cmd.add("-cp");
             cmd.add(classpath);
-            cmd.add(shortName != null ? shortName : program);
+            cmd.add(main);
         }
         cmd.addAll(options.programArgs);
         return cmd;
@@ -139,7 +150,10 @@ public final class ShmemRun
 
     private int runJob() throws IOException
     {
-        final String classpath = options.classpath != null ? options.classpath : System.getProperty("java.class.path");
+        // -cp adds the application's class path in front of jshmem's own
+        final String classpath = options.classpath != null
+            ? options.classpath + java.io.File.pathSeparator + System.getProperty("java.class.path") : System.getProperty("java.class.path");
+        final List<String> cmd = command(classpath);
         final Map<String, String> env = new HashMap<>(System.getenv());
         env.putAll(options.env);
         final ShmemConfig config = ShmemConfig.of(env, null, null);
@@ -152,7 +166,7 @@ public final class ShmemRun
         Runtime.getRuntime().addShutdownHook(hook);
         try
         {
-            return options.hosts.isEmpty() ? runLocal(classpath, config, jobId) : runOnHosts(classpath, config, jobId);
+            return options.hosts.isEmpty() ? runLocal(cmd, config, jobId) : runOnHosts(cmd, config, jobId);
         }
         finally
         {
@@ -167,10 +181,10 @@ public final class ShmemRun
         }
     }
 
-    private int runLocal(final String classpath, final ShmemConfig config, final String jobId) throws IOException
+    private int runLocal(final List<String> cmd, final ShmemConfig config, final String jobId) throws IOException
     {
         final BootstrapSettings settings = BootstrapSettings.from(config).withRootLogPrefix("shmemrun: ")
-            .withJobId(jobId).withLog(line -> logLine(line));
+            .withJobId(jobId).withLog(line -> rootLog(line));
         // all PEs run here: loopback, unless an interface is named
         final InetAddress bind = config.isSet(ShmemOptions.BOOTSTRAP_UID_SOCK_IFNAME) ? null
             : "AF_INET6".equals(config.get(ShmemOptions.BOOTSTRAP_UID_SOCK_FAMILY)) ? InetAddress.getByName("::1")
@@ -179,7 +193,6 @@ public final class ShmemRun
             : BootstrapRoot.start(settings, options.np, new InetSocketAddress(bind, 0));
         try
         {
-            final List<String> cmd = command(classpath);
             final List<String> labels = new ArrayList<>();
             for (int rank = 0; rank < options.np; rank++)
             {
@@ -237,7 +250,9 @@ public final class ShmemRun
         }
         final String tag = options.tagOutput ? "[pe " + rank + "] " : "";
         pump(p.getInputStream(), out, tag, "shmemrun-out-" + rank);
-        pump(p.getErrorStream(), err, tag, "shmemrun-err-" + rank);
+        final Thread t = Thread.ofPlatform().daemon().name("shmemrun-err-" + rank)
+            .start(new OutputPump(p.getErrorStream(), err, tag, outputLock, condensedErrors));
+        pumps.add(t);
         return p;
     }
 
@@ -284,7 +299,7 @@ public final class ShmemRun
 
     private volatile RemoteRoot remoteRoot;
 
-    private int runOnHosts(final String classpath, final ShmemConfig config, final String jobId) throws IOException
+    private int runOnHosts(final List<String> cmd, final ShmemConfig config, final String jobId) throws IOException
     {
         final List<ShmemRunOptions.Placement> placements = ShmemRunOptions.place(options.hosts, options.np);
         final long distinctHosts = placements.stream().map(ShmemRunOptions.Placement::host).distinct().count();
@@ -316,7 +331,6 @@ public final class ShmemRun
         try
         {
             final String uid = root.awaitUid(BootstrapSettings.from(config).timeoutNs());
-            final List<String> cmd = command(classpath);
             final List<String> labels = new ArrayList<>();
             for (final ShmemRunOptions.Placement pl : placements)
             {
@@ -386,7 +400,21 @@ public final class ShmemRun
         {
             this.host = host;
             this.process = new ProcessBuilder(command).start();
-            errPump = Thread.ofPlatform().daemon().name("shmemrun-root-err").start(new OutputPump(process.getErrorStream(), err, "", outputLock));
+            errPump = Thread.ofPlatform().daemon().name("shmemrun-root-err").start(() ->
+            {
+                try (java.io.BufferedReader r = process.errorReader(java.nio.charset.StandardCharsets.UTF_8))
+                {
+                    String line;
+                    while ((line = r.readLine()) != null)
+                    {
+                        rootLog(line);
+                    }
+                }
+                catch (final IOException ex)
+                {
+                    // the root ended
+                }
+            });
             reader = Thread.ofPlatform().daemon().name("shmemrun-root-out").start(this::read);
         }
 
@@ -526,6 +554,17 @@ public final class ShmemRun
         }
     }
 
+    /** A line of the root's log: notes the first lost PE, then prints it. */
+    private void rootLog(final String line)
+    {
+        final java.util.regex.Matcher m = LOST.matcher(line);
+        if (firstLost < 0 && m.lookingAt())
+        {
+            firstLost = Integer.parseInt(m.group(1));
+        }
+        logLine(line);
+    }
+
     private void logLine(final String line)
     {
         synchronized (outputLock)
@@ -565,8 +604,12 @@ public final class ShmemRun
                     {
                         firstFailure = status;
                         final Integer exit = root.exitStatus();
+                        final int lost = firstLost;
                         logLine("shmemrun: " + labels.get(r) + " exited with status " + status
                             + (exit != null ? " (global exit(" + exit + "))" : "")
+                            + (exit == null && lost >= 0 && lost != r && lost < n ? "; the first PE lost was " + labels.get(lost)
+                                + (seen[lost] ? " (it exited with status " + processes.get(lost).exitValue() + " without leaving the job)"
+                                : " (its control channel closed or it went silent)") : "")
                             + (alive > 0 ? "; ending the other " + alive + " PE(s)" : ""));
                         root.ending();
                         endAllAsync(SETTLE_NS);

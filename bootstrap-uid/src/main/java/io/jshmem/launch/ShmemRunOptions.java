@@ -44,7 +44,8 @@ final class ShmemRunOptions
                                  replaced, or the host is appended if absent). For ssh and rsh the
                                  command is quoted for the remote shell; other agents get it as
                                  arguments (e.g. 'bin/test-hosts exec {host}', 'srun -w {host} -N1 -n1')
-          -cp, --classpath PATH  class path of the PEs (default: this launcher's, i.e. jshmem's own)
+          -cp, --classpath PATH  the application's class path, put in front of jshmem's own (the
+                                 PEs always have jshmem's class path)
           -J ARG                 one JVM argument for every PE (repeatable), e.g. -J -Xmx512m
           --jvm-args "ARGS"      JVM arguments for every PE, split on white space
           -x NAME=VALUE          set an environment variable in every PE (repeatable);
@@ -493,6 +494,43 @@ final class ShmemRunOptions
         catch (final NumberFormatException ex)
         {
             throw new UsageException(option + " " + v + ": not a positive number of seconds");
+        }
+    }
+
+    /**
+     * @return false only if {@code className} is surely missing: every class path entry exists here
+     *         (no wildcard) and none of them, nor the JDK, has the class file.
+     */
+    static boolean classMayExist(final String className, final String classpath)
+    {
+        final List<URL> urls = new ArrayList<>();
+        for (final String entry : classpath.split(File.pathSeparator))
+        {
+            if (entry.isEmpty())
+            {
+                continue;
+            }
+            final File f = new File(entry);
+            if (entry.endsWith("*") || !f.exists())
+            {
+                return true;
+            }
+            try
+            {
+                urls.add(f.toURI().toURL());
+            }
+            catch (final IOException ex)
+            {
+                return true;
+            }
+        }
+        try (URLClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader()))
+        {
+            return loader.getResource(className.replace('.', '/') + ".class") != null;
+        }
+        catch (final IOException ex)
+        {
+            return true;
         }
     }
 
