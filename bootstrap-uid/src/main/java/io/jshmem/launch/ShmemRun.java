@@ -124,7 +124,7 @@ public final class ShmemRun
             if (!ShmemRunOptions.classMayExist(main, classpath))
             {
                 throw new IOException("no main class " + main + " on the PEs' class path ("
-                    + (options.classpath != null ? "-cp " + options.classpath + " and jshmem's" : "jshmem's own; add yours with -cp")
+                    + (options.classpath != null ? "the -cp entries, then jshmem's own" : "jshmem's own; add yours with -cp")
                     + "); bundled short names: hello, ring");
             }
             cmd.add("-cp");

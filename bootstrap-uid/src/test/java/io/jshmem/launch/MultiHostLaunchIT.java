@@ -143,7 +143,7 @@ class MultiHostLaunchIT
     @Test
     void anUnreachableRootHostIsReportedClearly()
     {
-        final int status = ShmemRun.run(new String[] {"-cp", CP, "--hosts", "jsml9:2", "--agent", HOSTS.agent(), "x.Main"},
+        final int status = ShmemRun.run(new String[] {"-cp", CP, "--hosts", "jsml9:2", "--agent", HOSTS.agent(), TestPe.class.getName(), "hello"},
             new PrintStream(outBytes, true, StandardCharsets.UTF_8), new PrintStream(errBytes, true, StandardCharsets.UTF_8));
         assertEquals(1, status, both());
         assertTrue(both().contains("unknown host 'jsml9'"), both());

@@ -121,7 +121,7 @@ class ShmemRunIT
         final int status = run("-np", "3", "no.such.Main");
         assertEquals(1, status, both());
         assertEquals(1, err().lines().filter(l -> l.contains("no.such.Main")).count(), both());
-        assertTrue(err().startsWith("shmemrun: no main class no.such.Main on the PEs' class path (-cp "), both());
+        assertTrue(err().startsWith("shmemrun: no main class no.such.Main on the PEs' class path (the -cp entries, then jshmem's own)"), both());
     }
 
     @Test
