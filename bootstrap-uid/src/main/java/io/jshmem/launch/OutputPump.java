@@ -11,20 +11,43 @@ import java.nio.charset.Charset;
  * Copies one PE stream to the launcher's stream line by line: each whole line (with its tag) is
  * written and flushed under one lock shared by every pump, so lines of different PEs never
  * interleave; a last line without a newline is completed at end of stream.
+ * <p>
+ * On a PE's stderr, an uncaught {@code ConfigurationException} (a bad option: the same mistake on
+ * every PE) is condensed to one line, {@code configuration error: MESSAGE}, without its stack trace;
+ * untagged, the same line from several PEs is printed once.
  */
 final class OutputPump implements Runnable
 {
+    /** How the JVM reports an uncaught configuration error in main. */
+    static final String CONFIG_ERROR = "Exception in thread \"main\" io.jshmem.ConfigurationException: ";
+
     private final InputStream in;
     private final PrintStream out;
     private final String tag;
     private final Object lock;
+    private final java.util.Set<String> condensed;
 
     OutputPump(final InputStream in, final PrintStream out, final String tag, final Object lock)
+    {
+        this(in, out, tag, lock, null);
+    }
+
+    /**
+     * @param condensed the configuration error lines already printed (shared by the job's stderr
+     *                  pumps), or null to copy every line as it is.
+     */
+    OutputPump(final InputStream in, final PrintStream out, final String tag, final Object lock, final java.util.Set<String> condensed)
     {
         this.in = in;
         this.out = out;
         this.tag = tag;
         this.lock = lock;
+        this.condensed = condensed;
+    }
+
+    private static boolean stackLine(final String line)
+    {
+        return line.startsWith("\tat ") || line.startsWith("\t... ") || line.startsWith("Caused by: ");
     }
 
     @Override
@@ -33,8 +56,23 @@ final class OutputPump implements Runnable
         try (BufferedReader r = new BufferedReader(new InputStreamReader(in, Charset.defaultCharset()), 8192))
         {
             String line;
+            boolean skipping = false;
             while ((line = r.readLine()) != null)
             {
+                if (skipping && stackLine(line))
+                {
+                    continue;
+                }
+                skipping = false;
+                if (condensed != null && line.startsWith(CONFIG_ERROR))
+                {
+                    skipping = true;
+                    line = "configuration error: " + line.substring(CONFIG_ERROR.length());
+                    if (tag.isEmpty() && !condensed.add(line))
+                    {
+                        continue;
+                    }
+                }
                 final String whole = tag + line + System.lineSeparator();
                 synchronized (lock)
                 {

@@ -23,6 +23,10 @@ import java.util.Map;
  * only), ends every PE when one fails, on {@code --timeout} or on SIGINT/SIGTERM, and exits with the
  * job's status. See {@link ShmemRunOptions#HELP} for the options and exit statuses.
  * <p>
+ * With {@code --hosts}/{@code --hostfile} the PEs run on those hosts through the launch agent
+ * ({@code ssh {host}} by default), placed block-wise, and the root runs on the first host as a
+ * {@link RootAgent} that shmemrun starts through the same agent (docs/multihost.md).
+ * <p>
  * Environment contract (what the PEs' {@code Bootstraps.fromConfig} reads): {@code JSHMEM_RANK},
  * {@code JSHMEM_SIZE}, {@code JSHMEM_LOCAL_RANK}, {@code JSHMEM_LOCAL_SIZE}, {@code JSHMEM_JOB_ID},
  * {@code SHMEM_BOOTSTRAP_UID} (the unique id text), {@code SHMEM_BOOTSTRAP=shmemrun}, and
@@ -43,6 +47,10 @@ public final class ShmemRun
     private final Object outputLock = new Object();
     private final List<Process> processes = new ArrayList<>();
     private final List<Thread> pumps = new ArrayList<>();
+    private final java.util.Set<String> condensedErrors = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** The first PE the root reported lost (its log line), or -1: the likely culprit of a failure. */
+    private volatile int firstLost = -1;
+    private static final java.util.regex.Pattern LOST = java.util.regex.Pattern.compile("shmemrun: PE ([0-9]+) was lost \\(");
 
     private ShmemRun(final ShmemRunOptions options, final PrintStream out, final PrintStream err)
     {
@@ -94,10 +102,10 @@ public final class ShmemRun
         }
     }
 
-    private List<String> command(final String classpath)
+    private List<String> command(final String classpath) throws IOException
     {
         final List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add(javaPath());
         cmd.addAll(options.jvmArgs);
         final String program = options.program;
         if (program.endsWith(".jar"))
@@ -112,34 +120,80 @@ public final class ShmemRun
         else
         {
             final String shortName = ShmemRunOptions.shortName(program, classpath);
+            final String main = shortName != null ? shortName : program;
+            if (!ShmemRunOptions.classMayExist(main, classpath))
+            {
+                throw new IOException("no main class " + main + " on the PEs' class path ("
+                    + (options.classpath != null ? "the -cp entries, then jshmem's own" : "jshmem's own; add yours with -cp")
+                    + "); bundled short names: hello, ring");
+            }
             cmd.add("-cp");
             cmd.add(classpath);
-            cmd.add(shortName != null ? shortName : program);
+            cmd.add(main);
         }
         cmd.addAll(options.programArgs);
         return cmd;
     }
 
+    /** The job's root as the supervisor sees it: in this JVM, or a {@link RootAgent} on the first host. */
+    private interface JobRoot
+    {
+        /** @return the status of a global exit, or null. */
+        Integer exitStatus();
+
+        /** The launcher is ending the job. */
+        void ending();
+
+        /** @return why the root ended before the job did, or null while it runs. */
+        String problem();
+    }
+
     private int runJob() throws IOException
     {
-        final String classpath = options.classpath != null ? options.classpath : System.getProperty("java.class.path");
+        // -cp adds the application's class path in front of jshmem's own
+        final String classpath = options.classpath != null
+            ? options.classpath + java.io.File.pathSeparator + System.getProperty("java.class.path") : System.getProperty("java.class.path");
+        final List<String> cmd = command(classpath);
         final Map<String, String> env = new HashMap<>(System.getenv());
         env.putAll(options.env);
         final ShmemConfig config = ShmemConfig.of(env, null, null);
         final String jobId = BootstrapRootIds.newJobId();
+        final Thread hook = Thread.ofPlatform().name("shmemrun-shutdown").unstarted(() ->
+        {
+            endAll(1_000_000_000L);
+            closeRemoteRoot();
+        });
+        Runtime.getRuntime().addShutdownHook(hook);
+        try
+        {
+            return options.hosts.isEmpty() ? runLocal(cmd, config, jobId) : runOnHosts(cmd, config, jobId);
+        }
+        finally
+        {
+            try
+            {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            }
+            catch (final IllegalStateException shuttingDown)
+            {
+                // the hook is running or ran: it ends the PEs
+            }
+        }
+    }
+
+    private int runLocal(final List<String> cmd, final ShmemConfig config, final String jobId) throws IOException
+    {
         final BootstrapSettings settings = BootstrapSettings.from(config).withRootLogPrefix("shmemrun: ")
-            .withJobId(jobId).withLog(line -> logLine(line));
+            .withJobId(jobId).withLog(line -> rootLog(line));
         // all PEs run here: loopback, unless an interface is named
         final InetAddress bind = config.isSet(ShmemOptions.BOOTSTRAP_UID_SOCK_IFNAME) ? null
             : "AF_INET6".equals(config.get(ShmemOptions.BOOTSTRAP_UID_SOCK_FAMILY)) ? InetAddress.getByName("::1")
             : InetAddress.getByName("127.0.0.1");
         final BootstrapRoot root = bind == null ? BootstrapRoot.start(settings, options.np)
             : BootstrapRoot.start(settings, options.np, new InetSocketAddress(bind, 0));
-        final Thread hook = Thread.ofPlatform().name("shmemrun-shutdown").unstarted(() -> endAll(1_000_000_000L));
-        Runtime.getRuntime().addShutdownHook(hook);
         try
         {
-            final List<String> cmd = command(classpath);
+            final List<String> labels = new ArrayList<>();
             for (int rank = 0; rank < options.np; rank++)
             {
                 final ProcessBuilder pb = new ProcessBuilder(cmd);
@@ -153,43 +207,362 @@ public final class ShmemRun
                 pe.put("JSHMEM_LAUNCHER_PID", Long.toString(ProcessHandle.current().pid()));
                 pe.put("SHMEM_BOOTSTRAP_UID", root.uniqueId().toText());
                 pe.putAll(options.env);
-                final Process p;
-                synchronized (processes)
-                {
-                    p = pb.start();
-                    processes.add(p);
-                }
+                final Process p = startPe(pb, rank);
                 p.getOutputStream().close();
-                final String tag = options.tagOutput ? "[pe " + rank + "] " : "";
-                pump(p.getInputStream(), out, tag, "shmemrun-out-" + rank);
-                pump(p.getErrorStream(), err, tag, "shmemrun-err-" + rank);
+                labels.add("PE " + rank);
             }
-            return supervise(root);
+            return supervise(new JobRoot()
+            {
+                @Override
+                public Integer exitStatus()
+                {
+                    return root.exitStatus();
+                }
+
+                @Override
+                public void ending()
+                {
+                    root.ending();
+                }
+
+                @Override
+                public String problem()
+                {
+                    return null;
+                }
+            }, labels);
         }
         finally
         {
             endAll((long)(options.graceSeconds * 1e9));
-            for (final Thread t : pumps)
+            joinPumps();
+            root.close();
+        }
+    }
+
+    private Process startPe(final ProcessBuilder pb, final int rank) throws IOException
+    {
+        final Process p;
+        synchronized (processes)
+        {
+            p = pb.start();
+            processes.add(p);
+        }
+        final String tag = options.tagOutput ? "[pe " + rank + "] " : "";
+        pump(p.getInputStream(), out, tag, "shmemrun-out-" + rank);
+        final Thread t = Thread.ofPlatform().daemon().name("shmemrun-err-" + rank)
+            .start(new OutputPump(p.getErrorStream(), err, tag, outputLock, condensedErrors));
+        pumps.add(t);
+        return p;
+    }
+
+    private void joinPumps()
+    {
+        for (final Thread t : pumps)
+        {
+            try
             {
+                t.join(5000);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Runs a shell command line on the remote side: cd to the launcher's directory (if it exists there). */
+    static final String ROOT_SCRIPT = "cd \"$1\" 2>/dev/null || cd; shift; exec \"$@\"";
+    /** As {@link #ROOT_SCRIPT}, and first reads the unique id (the job's secret) from stdin, so it is on no command line. */
+    static final String PE_SCRIPT = "cd \"$1\" 2>/dev/null || cd; shift; IFS= read -r SHMEM_BOOTSTRAP_UID"
+        + " || { echo \"shmemrun: no unique id on stdin\" >&2; exit 1; }; export SHMEM_BOOTSTRAP_UID; exec \"$@\"";
+
+    /**
+     * The agent's command line running {@code command} on {@code host} under {@code sh -c script}
+     * with {@code env NAME=VALUE...} in front: argument words for most agents, one shell-quoted word
+     * each for ssh/rsh (which hand the remote shell one command line).
+     */
+    static List<String> remoteCommand(final String agent, final String host, final String script, final String name,
+        final Map<String, String> env, final List<String> command)
+    {
+        final List<String> words = ShmemRunOptions.agentWords(agent, host);
+        final boolean quote = ShmemRunOptions.agentUsesShell(words);
+        final List<String> remote = new ArrayList<>(List.of("sh", "-c", script, name, Path.of("").toAbsolutePath().toString(), "env"));
+        env.forEach((k, v) -> remote.add(k + "=" + v));
+        remote.addAll(command);
+        for (final String w : remote)
+        {
+            words.add(quote ? ShmemRunOptions.shellQuote(w) : w);
+        }
+        return words;
+    }
+
+    private volatile RemoteRoot remoteRoot;
+
+    private int runOnHosts(final List<String> cmd, final ShmemConfig config, final String jobId) throws IOException
+    {
+        final List<ShmemRunOptions.Placement> placements = ShmemRunOptions.place(options.hosts, options.np);
+        final long distinctHosts = placements.stream().map(ShmemRunOptions.Placement::host).distinct().count();
+        // what the PEs and the root get on their command lines: the launcher's SHMEM_*/SMA_* options, then -x
+        final Map<String, String> forwarded = new java.util.TreeMap<>();
+        System.getenv().forEach((k, v) ->
+        {
+            if ((k.startsWith("SHMEM_") || k.startsWith("SMA_")) && !k.equals("SHMEM_BOOTSTRAP_UID") && !k.equals("SHMEM_BOOTSTRAP"))
+            {
+                forwarded.put(k, v);
+            }
+        });
+        final boolean loopback = distinctHosts == 1 && !config.isSet(ShmemOptions.BOOTSTRAP_UID_SOCK_IFNAME)
+            && !config.isSet(ShmemOptions.BOOTSTRAP_UID_SESSION_ID);
+        final String rootHost = placements.get(0).host();
+        final Map<String, String> rootEnv = new java.util.LinkedHashMap<>(forwarded);
+        rootEnv.putAll(options.env);
+        rootEnv.remove("SHMEM_BOOTSTRAP_UID");
+        final List<String> rootCmd = new ArrayList<>(List.of(javaPath(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+            "-Xshare:auto", "-Xmx64m", "-cp", System.getProperty("java.class.path"), RootAgent.class.getName(),
+            "--np", Integer.toString(options.np), "--job-id", jobId));
+        if (loopback)
+        {
+            rootCmd.add("--loopback");
+        }
+        final RemoteRoot root = new RemoteRoot(rootHost,
+            remoteCommand(options.agent, rootHost, ROOT_SCRIPT, "jshmem-root", rootEnv, rootCmd));
+        remoteRoot = root;
+        try
+        {
+            final String uid = root.awaitUid(BootstrapSettings.from(config).timeoutNs());
+            final List<String> labels = new ArrayList<>();
+            for (final ShmemRunOptions.Placement pl : placements)
+            {
+                final Map<String, String> pe = new java.util.LinkedHashMap<>(forwarded);
+                pe.put("SHMEM_BOOTSTRAP", "shmemrun");
+                pe.put("JSHMEM_RANK", Integer.toString(pl.rank()));
+                pe.put("JSHMEM_SIZE", Integer.toString(options.np));
+                pe.put("JSHMEM_LOCAL_RANK", Integer.toString(pl.localRank()));
+                pe.put("JSHMEM_LOCAL_SIZE", Integer.toString(pl.localSize()));
+                pe.put("JSHMEM_JOB_ID", jobId);
+                pe.putAll(options.env);
+                final ProcessBuilder pb = new ProcessBuilder(remoteCommand(options.agent, pl.host(), PE_SCRIPT, "jshmem-pe", pe, cmd));
+                final Process p = startPe(pb, pl.rank());
+                try (var stdin = p.getOutputStream())
+                {
+                    stdin.write((uid + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                }
+                catch (final IOException ex)
+                {
+                    // the agent ended at once: the supervisor reports its status
+                }
+                labels.add("PE " + pl.rank() + " on " + pl.host());
+            }
+            final int status = supervise(root, labels);
+            endAll((long)(options.graceSeconds * 1e9));
+            closeRemoteRoot(); // reads the root's last word: a global exit it saw after the PEs ended
+            final Integer exit = root.exitStatus();
+            return status != 0 && status != TIMEOUT_STATUS && exit != null && exit != 0 ? exit : status;
+        }
+        finally
+        {
+            endAll((long)(options.graceSeconds * 1e9));
+            joinPumps();
+            closeRemoteRoot();
+        }
+    }
+
+    private void closeRemoteRoot()
+    {
+        final RemoteRoot r = remoteRoot;
+        if (r != null)
+        {
+            r.close((long)(options.graceSeconds * 1e9));
+        }
+    }
+
+    private static String javaPath()
+    {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /**
+     * The {@link RootAgent} on the first host, through the agent: its stdout says the unique id and a
+     * global exit; its stderr (the root's log) is relayed; closing its stdin ends it.
+     */
+    private final class RemoteRoot implements JobRoot
+    {
+        private final String host;
+        private final Process process;
+        private final java.util.concurrent.CompletableFuture<String> uid = new java.util.concurrent.CompletableFuture<>();
+        private final Thread reader;
+        private final Thread errPump;
+        private volatile Integer exitStatus;
+        private volatile boolean closing;
+
+        RemoteRoot(final String host, final List<String> command) throws IOException
+        {
+            this.host = host;
+            this.process = new ProcessBuilder(command).start();
+            errPump = Thread.ofPlatform().daemon().name("shmemrun-root-err").start(() ->
+            {
+                try (java.io.BufferedReader r = process.errorReader(java.nio.charset.StandardCharsets.UTF_8))
+                {
+                    String line;
+                    while ((line = r.readLine()) != null)
+                    {
+                        rootLog(line);
+                    }
+                }
+                catch (final IOException ex)
+                {
+                    // the root ended
+                }
+            });
+            reader = Thread.ofPlatform().daemon().name("shmemrun-root-out").start(this::read);
+        }
+
+        private void read()
+        {
+            try (java.io.BufferedReader r = process.inputReader(java.nio.charset.StandardCharsets.UTF_8))
+            {
+                String line;
+                while ((line = r.readLine()) != null)
+                {
+                    if (line.startsWith("uid "))
+                    {
+                        uid.complete(line.substring(4).strip());
+                    }
+                    else if (line.startsWith("exit "))
+                    {
+                        exitStatus = Integer.valueOf(line.substring(5).strip());
+                    }
+                    else if (!line.equals("closed"))
+                    {
+                        logLine(line);
+                    }
+                }
+            }
+            catch (final IOException | NumberFormatException ex)
+            {
+                // the root ended
+            }
+            uid.complete(null);
+        }
+
+        String awaitUid(final long timeoutNs) throws IOException
+        {
+            final String text;
+            try
+            {
+                text = uid.get(timeoutNs, java.util.concurrent.TimeUnit.NANOSECONDS);
+            }
+            catch (final java.util.concurrent.TimeoutException ex)
+            {
+                throw new IOException("the bootstrap root on " + host + " did not start within " + timeoutNs / 1_000_000
+                    + " ms (SHMEM_BOOTSTRAP_TIMEOUT); agent: " + String.join(" ", ShmemRunOptions.agentWords(options.agent, host)));
+            }
+            catch (final InterruptedException | java.util.concurrent.ExecutionException ex)
+            {
+                throw new IOException("interrupted while starting the bootstrap root on " + host, ex);
+            }
+            if (text == null)
+            {
+                String status = "";
                 try
                 {
-                    t.join(5000);
+                    if (process.waitFor(5, java.util.concurrent.TimeUnit.SECONDS))
+                    {
+                        status = " (exit status " + process.exitValue() + ")";
+                    }
                 }
                 catch (final InterruptedException ex)
                 {
                     Thread.currentThread().interrupt();
                 }
+                try
+                {
+                    errPump.join(2000);
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                }
+                throw new IOException("the bootstrap root on " + host + " ended before giving its unique id" + status
+                    + "; agent: " + String.join(" ", ShmemRunOptions.agentWords(options.agent, host)));
             }
-            root.close();
+            return text;
+        }
+
+        @Override
+        public Integer exitStatus()
+        {
+            return exitStatus;
+        }
+
+        @Override
+        public void ending()
+        {
             try
             {
-                Runtime.getRuntime().removeShutdownHook(hook);
+                final var in = process.getOutputStream();
+                in.write("ending\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                in.flush();
             }
-            catch (final IllegalStateException shuttingDown)
+            catch (final IOException ex)
             {
-                // the hook is running or ran: it ends the PEs
+                // the root is gone already
             }
         }
+
+        @Override
+        public String problem()
+        {
+            return !closing && !process.isAlive()
+                ? "the bootstrap root on " + host + " ended (status " + process.exitValue() + ")" : null;
+        }
+
+        /** Closes its stdin so it ends; after the grace, the agent process is killed. */
+        void close(final long graceNs)
+        {
+            closing = true;
+            try
+            {
+                process.getOutputStream().close();
+            }
+            catch (final IOException ex)
+            {
+                // gone already
+            }
+            try
+            {
+                if (!process.waitFor(Math.max(graceNs, 2_000_000_000L), java.util.concurrent.TimeUnit.NANOSECONDS))
+                {
+                    process.descendants().forEach(ProcessHandle::destroy);
+                    process.destroy();
+                    if (!process.waitFor(2, java.util.concurrent.TimeUnit.SECONDS))
+                    {
+                        process.descendants().forEach(ProcessHandle::destroyForcibly);
+                        process.destroyForcibly();
+                        process.waitFor(2, java.util.concurrent.TimeUnit.SECONDS);
+                    }
+                }
+                reader.join(2000);
+                errPump.join(2000);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                process.destroyForcibly();
+            }
+        }
+    }
+
+    /** A line of the root's log: notes the first lost PE, then prints it. */
+    private void rootLog(final String line)
+    {
+        final java.util.regex.Matcher m = LOST.matcher(line);
+        if (firstLost < 0 && m.lookingAt())
+        {
+            firstLost = Integer.parseInt(m.group(1));
+        }
+        logLine(line);
     }
 
     private void logLine(final String line)
@@ -208,7 +581,7 @@ public final class ShmemRun
     }
 
     /** Waits for the PEs; ends the rest when one fails or the job overruns. */
-    private int supervise(final BootstrapRoot root)
+    private int supervise(final JobRoot root, final List<String> labels)
     {
         final long start = System.nanoTime();
         final long timeoutNs = options.timeoutSeconds > 0 ? (long)(options.timeoutSeconds * 1e9) : Long.MAX_VALUE;
@@ -231,13 +604,25 @@ public final class ShmemRun
                     {
                         firstFailure = status;
                         final Integer exit = root.exitStatus();
-                        logLine("shmemrun: PE " + r + " exited with status " + status
+                        final int lost = firstLost;
+                        logLine("shmemrun: " + labels.get(r) + " exited with status " + status
                             + (exit != null ? " (global exit(" + exit + "))" : "")
+                            + (exit == null && lost >= 0 && lost != r && lost < n ? "; the first PE lost was " + labels.get(lost)
+                                + (seen[lost] ? " (it exited with status " + processes.get(lost).exitValue() + " without leaving the job)"
+                                : " (its control channel closed or it went silent)") : "")
                             + (alive > 0 ? "; ending the other " + alive + " PE(s)" : ""));
                         root.ending();
                         endAllAsync(SETTLE_NS);
                     }
                 }
+            }
+            final String problem = alive > 0 && firstFailure == null && !timedOut ? root.problem() : null;
+            if (problem != null)
+            {
+                firstFailure = 1;
+                logLine("shmemrun: " + problem + "; ending the " + alive + " PE(s)");
+                root.ending();
+                endAllAsync(SETTLE_NS);
             }
             if (alive > 0 && !timedOut && System.nanoTime() - start > timeoutNs)
             {

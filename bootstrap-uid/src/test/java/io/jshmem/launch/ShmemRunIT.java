@@ -108,6 +108,40 @@ class ShmemRunIT
     }
 
     @Test
+    void aPeExitingZeroWithoutLeavingIsNamedAsTheFirstLost()
+    {
+        final int status = run("-np", "4", TestPe.class.getName(), "exit0early");
+        assertEquals(1, status, both());
+        assertTrue(err().contains("; the first PE lost was PE 3 (it exited with status 0 without leaving the job)"), both());
+    }
+
+    @Test
+    void aMissingMainClassIsSaidOnce()
+    {
+        final int status = run("-np", "3", "no.such.Main");
+        assertEquals(1, status, both());
+        assertEquals(1, err().lines().filter(l -> l.contains("no.such.Main")).count(), both());
+        assertTrue(err().startsWith("shmemrun: no main class no.such.Main on the PEs' class path (the -cp entries, then jshmem's own)"), both());
+    }
+
+    @Test
+    void classPathOptionAddsToJshmemsOwn() throws Exception
+    {
+        // the launcher has jshmem without the test classes; -cp gives only the test classes
+        final String testClasses = java.nio.file.Path.of("target", "test-classes").toAbsolutePath().toString();
+        final String jshmem = Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+            .filter(e -> !java.nio.file.Path.of(e).toAbsolutePath().toString().equals(testClasses))
+            .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
+        final Process launcher = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-XX:+UseSerialGC", "-cp", jshmem, ShmemRun.class.getName(), "-np", "2", "--tag-output", "-cp", testClasses,
+            "-J", "-XX:+UseSerialGC", "-J", "-XX:TieredStopAtLevel=1", TestPe.class.getName(), "hello").redirectErrorStream(true).start();
+        final String text = new String(launcher.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(launcher.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), text);
+        assertEquals(0, launcher.exitValue(), text);
+        assertEquals(2, text.lines().filter(l -> l.contains(" all: rank0 rank1")).count(), text);
+    }
+
+    @Test
     void timeoutEndsAnOverrunningJobWith124()
     {
         final long t0 = System.nanoTime();
@@ -216,7 +250,8 @@ class ShmemRunIT
         assertTrue(err().contains("-np N is required"), both());
         assertEquals(0, ShmemRun.run(new String[] {"--help"}, new PrintStream(outBytes, true, StandardCharsets.UTF_8),
             new PrintStream(errBytes, true, StandardCharsets.UTF_8)));
-        for (final String option : List.of("-np", "-cp", "-J", "--jvm-args", "-x", "--tag-output", "--timeout", "--grace", "--help"))
+        for (final String option : List.of("-np", "-cp", "-J", "--jvm-args", "-x", "--tag-output", "--timeout", "--grace", "--help",
+            "--hosts", "--hostfile", "--agent", "ssh {host}", "slots=2", "docs/multihost.md"))
         {
             assertTrue(out().contains(option), "help explains " + option);
         }

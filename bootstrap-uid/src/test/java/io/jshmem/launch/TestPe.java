@@ -74,6 +74,28 @@ public final class TestPe
                     b.barrier(); // blocks until the global exit ends this JVM
                     System.out.println("barrier returned on " + b.rank());
                 }
+                case "exit0early" ->
+                {
+                    b.barrier();
+                    if (b.rank() == b.size() - 1)
+                    {
+                        Thread.sleep(200);
+                        Runtime.getRuntime().halt(0); // status 0, but without leaving the job
+                    }
+                    try
+                    {
+                        while (true)
+                        {
+                            b.barrier();
+                            Thread.sleep(20);
+                        }
+                    }
+                    catch (final JobFailedException ex)
+                    {
+                        System.err.println("caught: " + ex.getMessage());
+                        System.exit(1);
+                    }
+                }
                 case "sigkill" ->
                 {
                     b.barrier();

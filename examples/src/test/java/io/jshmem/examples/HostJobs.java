@@ -1,0 +1,154 @@
+package io.jshmem.examples;
+
+import java.io.BufferedReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Runs bin/shmemrun with --hosts on test hosts, as a user does, and checks every PE's output. */
+final class HostJobs
+{
+    private final TestHosts hosts;
+
+    HostJobs(final TestHosts hosts)
+    {
+        this.hosts = hosts;
+    }
+
+    /** A finished launcher: its status and merged output. */
+    record Job(int status, String output)
+    {
+    }
+
+    Process start(final String... args) throws Exception
+    {
+        final List<String> cmd = new ArrayList<>(List.of(TestHosts.ROOT.resolve("bin/shmemrun").toString(),
+            "-cp", System.getProperty("java.class.path"), "--agent", hosts.agent(), "--tag-output",
+            "-J", "-XX:+UseSerialGC", "-J", "-XX:TieredStopAtLevel=1",
+            "-x", "SHMEM_BOOTSTRAP_TIMEOUT=30s", "-x", "SHMEM_SYMMETRIC_SIZE=16M"));
+        cmd.addAll(Arrays.asList(args));
+        final Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        return p;
+    }
+
+    Job run(final String... args) throws Exception
+    {
+        final Process p = start(args);
+        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "shmemrun did not end:\n" + out);
+        return new Job(p.exitValue(), out);
+    }
+
+    /** Ring on the layout: exit 0, every PE's line, the token sum on PE 0, no heap file left on any host. */
+    void ring(final String hostList, final int n, final int hostCount) throws Exception
+    {
+        final Job job = run("--hosts", hostList, "ring");
+        assertEquals(0, job.status(), job.output());
+        final List<String> lines = job.output().lines().toList();
+        for (int r = 0; r < n; r++)
+        {
+            final String want = "[pe " + r + "] pe " + r + "/" + n + " got " + Math.floorMod(r - 1, n) + " from the left, ticket ";
+            assertTrue(lines.stream().anyMatch(l -> l.startsWith(want)), "PE " + r + ":\n" + job.output());
+        }
+        final long sum = (long)n * (n - 1) / 2;
+        assertTrue(job.output().contains(", token sum " + sum + " (expected " + sum + ")"), job.output());
+        noHeapFiles(hostCount);
+    }
+
+    /** Hello on the layout: every PE's line with its node rank, and the host of every rank. */
+    void hello(final String hostList, final int[] perHost) throws Exception
+    {
+        final int n = Arrays.stream(perHost).sum();
+        final Job job = run("--hosts", hostList, "hello");
+        assertEquals(0, job.status(), job.output());
+        final StringBuilder placement = new StringBuilder("hosts: ");
+        int rank = 0;
+        for (int h = 0; h < perHost.length; h++)
+        {
+            for (int l = 0; l < perHost[h]; l++, rank++)
+            {
+                placement.append(rank == 0 ? "" : ", ").append(rank).append('=').append(hosts.host(h + 1));
+            }
+        }
+        rank = 0;
+        for (final int local : perHost)
+        {
+            for (int l = 0; l < local; l++, rank++)
+            {
+                final String want = "[pe " + rank + "] Hello from PE " + rank + " of " + n + " (node rank " + l + " of " + local
+                    + ", launcher shmemrun";
+                assertTrue(job.output().lines().anyMatch(x -> x.startsWith(want) && x.endsWith(placement.toString())),
+                    "PE " + rank + " with " + placement + ":\n" + job.output());
+            }
+        }
+        noHeapFiles(perHost.length);
+    }
+
+    void noHeapFiles(final int hostCount) throws Exception
+    {
+        for (int i = 1; i <= hostCount; i++)
+        {
+            assertEquals(List.of(), hosts.heapFiles(i), "heap files left on " + hosts.host(i));
+        }
+        for (int i = 0; i < 100 && !hosts.processes(hostCount).isEmpty(); i++)
+        {
+            Thread.sleep(50);
+        }
+        assertEquals(List.of(), hosts.processes(hostCount), "processes left on the hosts");
+    }
+
+    /**
+     * IdlePe on 2+2; kills PE 3 (on the second host) and asserts the job ends within 5 s naming it.
+     */
+    void killOnSecondHost() throws Exception
+    {
+        final Process launcher = start("--hosts", hosts.host(1) + ":2," + hosts.host(2) + ":2", IdlePe.class.getName());
+        final StringBuilder log = new StringBuilder();
+        try
+        {
+            final BufferedReader r = launcher.inputReader();
+            long pid3 = -1;
+            int seen = 0;
+            String line;
+            while (seen < 4 && (line = r.readLine()) != null)
+            {
+                log.append(line).append('\n');
+                if (line.matches("\\[pe [0-3]\\] idle pid=[0-9]+"))
+                {
+                    seen++;
+                    if (line.startsWith("[pe 3]"))
+                    {
+                        pid3 = Long.parseLong(line.substring(line.indexOf('=') + 1));
+                    }
+                }
+            }
+            assertEquals(4, seen, "every PE started:\n" + log);
+            final long t0 = System.nanoTime();
+            new ProcessBuilder("kill", "-KILL", Long.toString(pid3)).start().waitFor();
+            while ((line = r.readLine()) != null)
+            {
+                log.append(line).append('\n');
+            }
+            assertTrue(launcher.waitFor(10, TimeUnit.SECONDS), log.toString());
+            final double seconds = (System.nanoTime() - t0) / 1e9;
+            assertTrue(seconds < 5, "the job ended " + seconds + " s after PE 3 was killed:\n" + log);
+            assertEquals(137, launcher.exitValue(), log.toString());
+            assertTrue(log.toString().contains("shmemrun: PE 3 on " + hosts.host(2) + " exited with status 137"), log.toString());
+            for (int i = 0; i < 100 && !hosts.processes(2).isEmpty(); i++)
+            {
+                Thread.sleep(50);
+            }
+            assertEquals(List.of(), hosts.processes(2), "processes left on the hosts");
+        }
+        finally
+        {
+            launcher.destroyForcibly();
+        }
+    }
+}

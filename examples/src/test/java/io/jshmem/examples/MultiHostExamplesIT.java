@@ -1,0 +1,58 @@
+package io.jshmem.examples;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The examples on two test hosts through bin/shmemrun --hosts and bin/test-hosts (root only): ring and
+ * hello on 2+2 and 3+1, and a PE killed on the second host. Needs the inter-node transport: without
+ * it every PE's init fails with "no inter-node transport is configured".
+ */
+class MultiHostExamplesIT
+{
+    private static final TestHosts HOSTS = new TestHosts("jsx2h", "10.94.0");
+    private final HostJobs jobs = new HostJobs(HOSTS);
+
+    @BeforeAll
+    static void up() throws Exception
+    {
+        HOSTS.up(2);
+    }
+
+    @AfterAll
+    static void down() throws Exception
+    {
+        HOSTS.down();
+    }
+
+    @Test
+    void ringTwoPlusTwo() throws Exception
+    {
+        jobs.ring(HOSTS.host(1) + ":2," + HOSTS.host(2) + ":2", 4, 2);
+    }
+
+    @Test
+    void helloTwoPlusTwo() throws Exception
+    {
+        jobs.hello(HOSTS.host(1) + ":2," + HOSTS.host(2) + ":2", new int[] {2, 2});
+    }
+
+    @Test
+    void ringThreePlusOne() throws Exception
+    {
+        jobs.ring(HOSTS.host(1) + ":3," + HOSTS.host(2) + ":1", 4, 2);
+    }
+
+    @Test
+    void helloThreePlusOne() throws Exception
+    {
+        jobs.hello(HOSTS.host(1) + ":3," + HOSTS.host(2) + ":1", new int[] {3, 1});
+    }
+
+    @Test
+    void aPeKilledOnTheSecondHostEndsTheJobWithinFiveSeconds() throws Exception
+    {
+        jobs.killOnSecondHost();
+    }
+}
