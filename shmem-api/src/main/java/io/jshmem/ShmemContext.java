@@ -366,7 +366,13 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
         return true;
     }
 
-    /** {@code shmem_ctx_get_team}: @return the team whose PE numbers this context uses (WORLD for the default context). */
+    /**
+     * {@code shmem_ctx_get_team}.
+     *
+     * @return the team whose PE numbers this context uses (WORLD for the default context, {@link Team#INVALID}
+     *         for {@link #INVALID}).
+     * @throws IllegalStateException if the context was closed (destroyed).
+     */
     public abstract Team team();
 
     /**
