@@ -382,6 +382,35 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
     @Override
     public abstract void close();
 
+    // ------------------------------------------------------------------ sessions (1.6)
+
+    /**
+     * {@code shmem_ctx_session_start} (1.6): the program says it is about to issue a burst of operations
+     * on this context. Sessions are hints only: completion and ordering are unchanged, so, as the
+     * specification allows, jshmem checks the arguments and otherwise ignores them (its p2p path already
+     * completes every operation as it is issued).
+     *
+     * @param config  the session's configuration ({@link SessionConfig#NONE} for none).
+     * @param options session options (none, or {@link SessionOption#BATCH}).
+     */
+    public final void sessionStart(final SessionConfig config, final SessionOption... options)
+    {
+        java.util.Objects.requireNonNull(config, "session config (use SessionConfig.NONE)");
+        for (final SessionOption o : options)
+        {
+            java.util.Objects.requireNonNull(o, "session option");
+        }
+    }
+
+    /**
+     * {@code shmem_ctx_session_stop} (1.6): ends the session; like the start, a hint that changes no
+     * completion or ordering (use {@link #quiet()} to complete the session's operations).
+     */
+    public final void sessionStop()
+    {
+        // a hint: nothing to end on a path that completes operations as they are issued
+    }
+
     // ------------------------------------------------------------------ ordering
 
     /**

@@ -157,4 +157,18 @@ class SegmentAndStridedChecksTest
         assertEquals(List.of("amoNbi FETCH 0 float[][1]", "amoNbi SWAP " + Float.floatToRawIntBits(1.5f) + " float[][0]",
             "amoNbi FETCH 0 double[][0]", "amoNbi SWAP " + Double.doubleToRawLongBits(-2.25) + " double[][0]"), ctx.calls);
     }
+
+    @Test
+    void sessionsAreHintsWithCheckedArguments()
+    {
+        ctx.sessionStart(new SessionConfig(1000), SessionOption.BATCH);
+        ctx.put(target, 0, new long[] {1}, 0, 1, 0);
+        ctx.sessionStop();
+        ctx.sessionStart(SessionConfig.NONE);
+        ctx.sessionStop();
+        assertEquals(List.of("rmaPut 0 1"), ctx.calls, "a session changes no operation");
+        assertThrows(NullPointerException.class, () -> ctx.sessionStart(null));
+        assertThrows(NullPointerException.class, () -> ctx.sessionStart(SessionConfig.NONE, (SessionOption)null));
+        assertThrows(IllegalArgumentException.class, () -> new SessionConfig(-1));
+    }
 }
