@@ -28,7 +28,7 @@ public final class GenerateTypedApi
         new Handle("SymmetricFloats", "float", "JAVA_FLOAT_UNALIGNED", "C float"),
         new Handle("SymmetricDoubles", "double", "JAVA_DOUBLE_UNALIGNED", "C double"));
 
-    /** Standard and bitwise atomics on ints and longs; fetch/set/swap only on floats and doubles. */
+    /** Standard and bitwise atomics on ints and longs; fetch/set/swap (and their nbi forms) only on floats and doubles. */
     private static final List<Word> WORDS = List.of(
         new Word("SymmetricInts", "int", true),
         new Word("SymmetricLongs", "long", true),
@@ -187,6 +187,8 @@ public final class GenerateTypedApi
             amo(sb, w, "atomicFetch", "FETCH", List.of(), "0", "0", true, "atomic_fetch");
             amo(sb, w, "atomicSet", "SET", List.of("value"), v, "0", false, "atomic_set");
             amo(sb, w, "atomicSwap", "SWAP", List.of("value"), v, "0", true, "atomic_swap");
+            amoNbi(sb, w, "atomicFetchNbi", "FETCH", List.of(), "0", "0", "atomic_fetch");
+            amoNbi(sb, w, "atomicSwapNbi", "SWAP", List.of("value"), v, "0", "atomic_swap");
             if (!w.bitwise())
             {
                 continue;
@@ -202,8 +204,6 @@ public final class GenerateTypedApi
                 amo(sb, w, "atomicFetch" + b, "FETCH_" + b.toUpperCase(java.util.Locale.ROOT), List.of("value"), "value", "0", true, "atomic_fetch_" + lower);
                 amo(sb, w, "atomic" + b, b.toUpperCase(java.util.Locale.ROOT), List.of("value"), "value", "0", false, "atomic_" + lower);
             }
-            amoNbi(sb, w, "atomicFetchNbi", "FETCH", List.of(), "0", "0", "atomic_fetch");
-            amoNbi(sb, w, "atomicSwapNbi", "SWAP", List.of("value"), "value", "0", "atomic_swap");
             amoNbi(sb, w, "atomicCompareSwapNbi", "COMPARE_SWAP", List.of("cond", "value"), "value", "cond", "atomic_compare_swap");
             amoNbi(sb, w, "atomicFetchIncNbi", "FETCH_INC", List.of(), "1", "0", "atomic_fetch_inc");
             amoNbi(sb, w, "atomicFetchAddNbi", "FETCH_ADD", List.of("value"), "value", "0", "atomic_fetch_add");

@@ -94,6 +94,18 @@ public abstract class Shmem extends ShmemContext
         }
     }
 
+    /**
+     * {@code shmem_pcontrol}: the profiling control of OpenSHMEM 1.6. jshmem has no profiling
+     * interface, so, as the specification allows, every level is accepted and nothing changes (level
+     * 0 or less: profiling off, 1: default, 2: flush, above 2: library-defined).
+     *
+     * @param level the profiling level.
+     */
+    public static void pcontrol(final int level)
+    {
+        // no profiling layer: the spec's "libraries just return"
+    }
+
     /** {@code shmem_query_initialized}: @return true between the first init and the last close. */
     public static boolean isInitialized()
     {
@@ -122,10 +134,19 @@ public abstract class Shmem extends ShmemContext
      * {@code shmem_finalize}: collective. The last close of the process's PE (or the close of an
      * independent PE) completes pending operations, synchronizes, and releases the heap, threads and
      * sockets; earlier closes act as {@link #barrierAll()}.
+     * <p>
+     * A PE leaving by an exception does not finalize collectively: when close() is reached only through
+     * an exception handler (the body of {@code try (Shmem shmem = Shmem.init())} threw, or close() is
+     * called from a {@code catch} block or the exceptional path of a {@code finally}), this PE prints
+     * that it is leaving, leaves the job at once and returns, so the exception propagates; the other
+     * PEs' waits, barriers and collectives fail within seconds with a {@link JobFailedException}
+     * naming this PE, instead of waiting for a finalize that could never match theirs. In OpenSHMEM
+     * terms an exception is an abort of this PE, not a finalize.
      */
     @Override
     public final void close()
     {
+        final java.util.Optional<String> handler = io.jshmem.spi.Unwinding.callerInHandler(Shmem.class);
         if (processWide)
         {
             synchronized (LOCK)
@@ -134,20 +155,43 @@ public abstract class Shmem extends ShmemContext
                 {
                     return;
                 }
-                if (--processRefs > 0)
+                if (--processRefs > 0 && handler.isEmpty())
                 {
                     barrierAll();
                     return;
                 }
                 processPe = null;
+                processRefs = 0;
                 processFinalized = true;
             }
+        }
+        if (handler.isPresent())
+        {
+            final JobFailedException why = new JobFailedException(ShmemException.pePrefix(myPe(), nPes()) +
+                "left the job by an exception: close() was reached from exception handling in " + handler.get() +
+                "; no collective finalize, the other PEs fail naming this PE", myPe(), null);
+            System.err.println(why.getMessage());
+            System.err.flush();
+            leaveByException(why);
+            return;
         }
         finalizeRuntime();
     }
 
     /** Runs the finalize sequence; called once. */
     protected abstract void finalizeRuntime();
+
+    /**
+     * Called once, instead of {@link #finalizeRuntime()}, when this PE leaves the job by an exception
+     * (see {@link #close()}). The runtime overrides it to record the failure and leave the bootstrap
+     * without a farewell, so the job's other PEs fail at once naming this PE. This default leaves the
+     * PE's resources to the process's end, whose lost connections then end the job.
+     *
+     * @param why the failure to report, naming this PE.
+     */
+    protected void leaveByException(final JobFailedException why)
+    {
+    }
 
     /** @return the thread level provided ({@code shmem_query_thread}). */
     public abstract ThreadLevel threadLevel();

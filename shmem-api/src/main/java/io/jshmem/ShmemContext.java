@@ -13,7 +13,14 @@ import java.lang.foreign.MemorySegment;
  * the caller's array or segment in use until {@link #quiet()}.
  * <p>
  * Every argument is checked: a PE out of range, an index or count past the object, a misaligned
- * atomic, a freed or foreign handle each fail with an exception naming the operands and the PE.
+ * atomic, a freed or foreign handle each fail with an exception naming the operands and the PE. Index,
+ * stride and size arithmetic cannot overflow into a range that passes: a strided shape or an index
+ * beyond the object is an exception however large it is. A zero-length transfer (count, nelems or
+ * nblocks 0, an empty or null segment) with a null handle and null arrays is a no-op, as the spec's
+ * zero-length transfers with NULL buffers are.
+ * <p>
+ * {@link #INVALID} is {@code SHMEM_CTX_INVALID}: a placeholder for "no context", whose {@link #team()}
+ * is {@link Team#INVALID} and whose {@link #close()} does nothing; any operation on it fails.
  * <p>
  * The typed atomics ({@code atomicFetchAdd(SymmetricLongs, index, value, pe)} and the rest, for ints and
  * longs, fetch/set/swap for floats and doubles, and the fetching nbi forms) are generated at build time
@@ -23,6 +30,9 @@ import java.lang.foreign.MemorySegment;
  */
 public abstract class ShmemContext extends AtomicSurface implements AutoCloseable
 {
+    /** {@code SHMEM_CTX_INVALID}: team() gives {@link Team#INVALID}, close() is a no-op, every operation throws. */
+    public static final ShmemContext INVALID = new Invalid();
+
     /** Subclassed by the runtime only. */
     protected ShmemContext()
     {
@@ -62,6 +72,21 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
 
     // ------------------------------------------------------------------ RMA
 
+    /** A null segment is the spec's NULL buffer: zero bytes. */
+    private static MemorySegment orEmpty(final MemorySegment segment)
+    {
+        return segment == null ? MemorySegment.NULL : segment;
+    }
+
+    private static <H extends SymmetricArray<?>> H requireHandle(final H handle, final String what)
+    {
+        if (handle == null)
+        {
+            throw new NullPointerException(what + " handle is null with a non-empty segment");
+        }
+        return handle;
+    }
+
     /**
      * {@code shmem_put}: copies {@code src[srcOffset .. srcOffset+count)} to {@code dest[destIndex ..]} on pe.
      * Returns when {@code src} may be reused; delivery is complete after {@link #quiet()}.
@@ -71,6 +96,10 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
     public final <A> void put(final SymmetricArray<A> dest, final long destIndex, final A src, final int srcOffset,
         final int count, final int pe)
     {
+        if (dest == null && count == 0)
+        {
+            return; // a zero-length transfer with a null handle is a no-op (the spec's NULL, 0)
+        }
         rmaPut(dest, destIndex, src, srcOffset, count, pe, false);
     }
 
@@ -78,6 +107,10 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
     public final <A> void get(final A dest, final int destOffset, final SymmetricArray<A> src, final long srcIndex,
         final int count, final int pe)
     {
+        if (src == null && count == 0)
+        {
+            return;
+        }
         rmaGet(dest, destOffset, src, srcIndex, count, pe, false);
     }
 
@@ -85,6 +118,10 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
     public final <A> void putNbi(final SymmetricArray<A> dest, final long destIndex, final A src, final int srcOffset,
         final int count, final int pe)
     {
+        if (dest == null && count == 0)
+        {
+            return; // a zero-length transfer with a null handle is a no-op (the spec's NULL, 0)
+        }
         rmaPut(dest, destIndex, src, srcOffset, count, pe, true);
     }
 
@@ -92,43 +129,77 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
     public final <A> void getNbi(final A dest, final int destOffset, final SymmetricArray<A> src, final long srcIndex,
         final int count, final int pe)
     {
+        if (src == null && count == 0)
+        {
+            return;
+        }
         rmaGet(dest, destOffset, src, srcIndex, count, pe, true);
     }
 
     /** Puts a whole segment into {@code dest} starting at element {@code destIndex} (its size a multiple of the element size). */
     public final void put(final SymmetricArray<?> dest, final long destIndex, final MemorySegment src, final int pe)
     {
-        rmaPutSegment(dest, destIndex * dest.elementBytes(), src, pe, false);
+        final MemorySegment s = orEmpty(src);
+        if (dest == null && s.byteSize() == 0)
+        {
+            return;
+        }
+        rmaPutSegment(dest, requireHandle(dest, "dest").checkSegmentRange(destIndex, s.byteSize()), s, pe, false);
     }
 
     /** Fills a whole segment from {@code src} starting at element {@code srcIndex}. */
     public final void get(final MemorySegment dest, final SymmetricArray<?> src, final long srcIndex, final int pe)
     {
-        rmaGetSegment(dest, src, srcIndex * src.elementBytes(), pe, false);
+        final MemorySegment d = orEmpty(dest);
+        if (src == null && d.byteSize() == 0)
+        {
+            return;
+        }
+        rmaGetSegment(d, src, requireHandle(src, "source").checkSegmentRange(srcIndex, d.byteSize()), pe, false);
     }
 
     /** {@code shmem_putmem}: bytes of a segment to {@code destByteOffset} bytes into any symmetric object. */
     public final void putmem(final SymmetricArray<?> dest, final long destByteOffset, final MemorySegment src, final int pe)
     {
-        rmaPutSegment(dest, destByteOffset, src, pe, false);
+        final MemorySegment s = orEmpty(src);
+        if (dest == null && s.byteSize() == 0)
+        {
+            return;
+        }
+        rmaPutSegment(dest, destByteOffset, s, pe, false);
     }
 
     /** {@code shmem_getmem}: bytes from {@code srcByteOffset} bytes into any symmetric object into a segment. */
     public final void getmem(final MemorySegment dest, final SymmetricArray<?> src, final long srcByteOffset, final int pe)
     {
-        rmaGetSegment(dest, src, srcByteOffset, pe, false);
+        final MemorySegment d = orEmpty(dest);
+        if (src == null && d.byteSize() == 0)
+        {
+            return;
+        }
+        rmaGetSegment(d, src, srcByteOffset, pe, false);
     }
 
     /** {@code shmem_putmem_nbi}. */
     public final void putmemNbi(final SymmetricArray<?> dest, final long destByteOffset, final MemorySegment src, final int pe)
     {
-        rmaPutSegment(dest, destByteOffset, src, pe, true);
+        final MemorySegment s = orEmpty(src);
+        if (dest == null && s.byteSize() == 0)
+        {
+            return;
+        }
+        rmaPutSegment(dest, destByteOffset, s, pe, true);
     }
 
     /** {@code shmem_getmem_nbi}. */
     public final void getmemNbi(final MemorySegment dest, final SymmetricArray<?> src, final long srcByteOffset, final int pe)
     {
-        rmaGetSegment(dest, src, srcByteOffset, pe, true);
+        final MemorySegment d = orEmpty(dest);
+        if (src == null && d.byteSize() == 0)
+        {
+            return;
+        }
+        rmaGetSegment(d, src, srcByteOffset, pe, true);
     }
 
     /**
@@ -138,6 +209,10 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
     public final <A> void iput(final SymmetricArray<A> dest, final long destIndex, final long dst, final A src,
         final int srcOffset, final long sst, final long nelems, final int pe)
     {
+        if (dest == null && nelems == 0)
+        {
+            return;
+        }
         rmaPutStrided(dest, destIndex, dst, src, srcOffset, sst, 1, nelems, pe);
     }
 
@@ -145,6 +220,10 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
     public final <A> void iget(final A dest, final int destOffset, final long dst, final SymmetricArray<A> src,
         final long srcIndex, final long sst, final long nelems, final int pe)
     {
+        if (src == null && nelems == 0)
+        {
+            return;
+        }
         rmaGetStrided(dest, destOffset, dst, src, srcIndex, sst, 1, nelems, pe);
     }
 
@@ -155,6 +234,10 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
     public final <A> void ibput(final SymmetricArray<A> dest, final long destIndex, final long dst, final A src,
         final int srcOffset, final long sst, final long bsize, final long nblocks, final int pe)
     {
+        if (dest == null && nblocks == 0)
+        {
+            return;
+        }
         rmaPutStrided(dest, destIndex, dst, src, srcOffset, sst, bsize, nblocks, pe);
     }
 
@@ -162,6 +245,10 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
     public final <A> void ibget(final A dest, final int destOffset, final long dst, final SymmetricArray<A> src,
         final long srcIndex, final long sst, final long bsize, final long nblocks, final int pe)
     {
+        if (src == null && nblocks == 0)
+        {
+            return;
+        }
         rmaGetStrided(dest, destOffset, dst, src, srcIndex, sst, bsize, nblocks, pe);
     }
 
@@ -273,7 +360,19 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
 
     // ------------------------------------------------------------------ team and lifetime
 
-    /** {@code shmem_ctx_get_team}: @return the team whose PE numbers this context uses (WORLD for the default context). */
+    /** @return false only for {@link #INVALID}. */
+    public boolean isValid()
+    {
+        return true;
+    }
+
+    /**
+     * {@code shmem_ctx_get_team}.
+     *
+     * @return the team whose PE numbers this context uses (WORLD for the default context, {@link Team#INVALID}
+     *         for {@link #INVALID}).
+     * @throws IllegalStateException if the context was closed (destroyed).
+     */
     public abstract Team team();
 
     /**
@@ -282,6 +381,35 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
      */
     @Override
     public abstract void close();
+
+    // ------------------------------------------------------------------ sessions (1.6)
+
+    /**
+     * {@code shmem_ctx_session_start} (1.6): the program says it is about to issue a burst of operations
+     * on this context. Sessions are hints only: completion and ordering are unchanged, so, as the
+     * specification allows, jshmem checks the arguments and otherwise ignores them (its p2p path already
+     * completes every operation as it is issued).
+     *
+     * @param config  the session's configuration ({@link SessionConfig#NONE} for none).
+     * @param options session options (none, or {@link SessionOption#BATCH}).
+     */
+    public final void sessionStart(final SessionConfig config, final SessionOption... options)
+    {
+        java.util.Objects.requireNonNull(config, "session config (use SessionConfig.NONE)");
+        for (final SessionOption o : options)
+        {
+            java.util.Objects.requireNonNull(o, "session option");
+        }
+    }
+
+    /**
+     * {@code shmem_ctx_session_stop} (1.6): ends the session; like the start, a hint that changes no
+     * completion or ordering (use {@link #quiet()} to complete the session's operations).
+     */
+    public final void sessionStop()
+    {
+        // a hint: nothing to end on a path that completes operations as they are issued
+    }
 
     // ------------------------------------------------------------------ ordering
 
@@ -300,4 +428,133 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
      * @param pes PEs relative to the context's team; an empty array is a no-op.
      */
     public abstract void peQuiet(int... pes);
+
+    // ------------------------------------------------------------------ INVALID
+
+    private static final class Invalid extends ShmemContext
+    {
+        private static IllegalStateException invalid(final String what)
+        {
+            return new IllegalStateException(what + " on ShmemContext.INVALID (no context: a context creation failed or none was made)");
+        }
+
+        @Override
+        public boolean isValid()
+        {
+            return false;
+        }
+
+        @Override
+        protected void rmaPut(final SymmetricArray<?> dest, final long destIndex, final Object src, final int srcOffset, final int count,
+            final int pe, final boolean nbi)
+        {
+            throw invalid("put");
+        }
+
+        @Override
+        protected void rmaGet(final Object dest, final int destOffset, final SymmetricArray<?> src, final long srcIndex, final int count,
+            final int pe, final boolean nbi)
+        {
+            throw invalid("get");
+        }
+
+        @Override
+        protected void rmaPutSegment(final SymmetricArray<?> dest, final long destByteOffset, final MemorySegment src, final int pe,
+            final boolean nbi)
+        {
+            throw invalid("put");
+        }
+
+        @Override
+        protected void rmaGetSegment(final MemorySegment dest, final SymmetricArray<?> src, final long srcByteOffset, final int pe,
+            final boolean nbi)
+        {
+            throw invalid("get");
+        }
+
+        @Override
+        protected void rmaPutStrided(final SymmetricArray<?> dest, final long destIndex, final long dst, final Object src,
+            final int srcOffset, final long sst, final long bsize, final long nblocks, final int pe)
+        {
+            throw invalid("strided put");
+        }
+
+        @Override
+        protected void rmaGetStrided(final Object dest, final int destOffset, final long dst, final SymmetricArray<?> src,
+            final long srcIndex, final long sst, final long bsize, final long nblocks, final int pe)
+        {
+            throw invalid("strided get");
+        }
+
+        @Override
+        protected void rmaP(final SymmetricArray<?> dest, final long index, final long bits, final int pe)
+        {
+            throw invalid("p");
+        }
+
+        @Override
+        protected long rmaG(final SymmetricArray<?> src, final long index, final int pe)
+        {
+            throw invalid("g");
+        }
+
+        @Override
+        protected void rmaPutSignal(final SymmetricArray<?> dest, final long destIndex, final Object src, final int srcOffset,
+            final int count, final SymmetricLongs sig, final long sigIndex, final long signal, final SignalOp op, final int pe,
+            final boolean nbi)
+        {
+            throw invalid("put-with-signal");
+        }
+
+        @Override
+        protected long amo(final AtomicOp op, final SymmetricArray<?> dest, final long index, final long value, final long cond,
+            final int pe)
+        {
+            throw invalid("atomic " + op);
+        }
+
+        @Override
+        protected void amoNbi(final AtomicOp op, final SymmetricArray<?> dest, final long index, final long value, final long cond,
+            final int pe, final Object fetch, final int fetchIndex)
+        {
+            throw invalid("atomic " + op);
+        }
+
+        /** {@code shmem_ctx_get_team(SHMEM_CTX_INVALID)}: {@code SHMEM_TEAM_INVALID}. */
+        @Override
+        public Team team()
+        {
+            return Team.INVALID;
+        }
+
+        /** {@code shmem_ctx_destroy(SHMEM_CTX_INVALID)}: a no-op. */
+        @Override
+        public void close()
+        {
+        }
+
+        @Override
+        public void fence()
+        {
+            throw invalid("fence");
+        }
+
+        @Override
+        public void quiet()
+        {
+            throw invalid("quiet");
+        }
+
+        @Override
+        public void peQuiet(final int... pes)
+        {
+            throw invalid("peQuiet");
+        }
+
+        @Override
+        public String toString()
+        {
+            return "ShmemContext.INVALID";
+        }
+    }
 }

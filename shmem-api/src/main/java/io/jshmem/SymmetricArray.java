@@ -127,6 +127,67 @@ public abstract sealed class SymmetricArray<A>
         return offset + index * elementBytes();
     }
 
+    /**
+     * Checks that every block of a block-strided access lies inside this object and that it is live:
+     * block i is {@code [index + i*stride, index + i*stride + bsize)}. The span arithmetic saturates, so
+     * no stride or count can wrap around into a range that passes. The shape itself ({@code nblocks >= 0},
+     * {@code bsize >= 1}, {@code stride >= bsize}) is checked by {@link io.jshmem.spi.Checks#checkStrides}.
+     *
+     * @param index   first element of block 0.
+     * @param stride  distance between block starts, in elements.
+     * @param bsize   elements per block.
+     * @param nblocks number of blocks.
+     * @return the byte offset of {@code index} in the heap; block i starts {@code i * stride * elementBytes()}
+     *         bytes after it (a product that fits, since the blocks lie inside the object).
+     * @throws IndexOutOfBoundsException naming the shape, the capacity and the PE.
+     */
+    public final long checkStridedRange(final long index, final long stride, final long bsize, final long nblocks)
+    {
+        final long span = io.jshmem.spi.Checks.stridedSpan(stride, bsize, nblocks);
+        if (index < 0 || nblocks < 0 || bsize < 0 || stride < 0 || index > length - span)
+        {
+            throw new IndexOutOfBoundsException(allocation.space().prefix() + "index=" + index + " stride=" + stride + " bsize=" +
+                bsize + " nblocks=" + nblocks + " spans " + (span == Long.MAX_VALUE ? "more than 2^63-1" : Long.toString(span)) +
+                " elements; capacity=" + length + " of " + this);
+        }
+        if (!allocation.isLive())
+        {
+            checkLive();
+        }
+        return offset + index * elementBytes();
+    }
+
+    /**
+     * Checks that element {@code index} starts inside this object or at its end (a position for a
+     * transfer of {@code bytes} bytes) and that {@code bytes} more bytes from there fit, as the
+     * {@link java.lang.foreign.MemorySegment} forms of put and get need.
+     *
+     * @param index first element.
+     * @param bytes bytes to transfer from there (a multiple of {@link #elementBytes()}).
+     * @return the byte offset of {@code index} relative to element 0 (not the heap offset).
+     * @throws IndexOutOfBoundsException if the index or the bytes leave the object.
+     * @throws IllegalArgumentException  if {@code bytes} is not a whole number of elements.
+     */
+    public final long checkSegmentRange(final long index, final long bytes)
+    {
+        final int eb = elementBytes();
+        if (bytes % eb != 0)
+        {
+            throw new IllegalArgumentException(allocation.space().prefix() + "segment of " + bytes + " bytes is not a whole number of " +
+                eb + "-byte elements of " + this);
+        }
+        if (index < 0 || bytes < 0 || index > length - bytes / eb)
+        {
+            throw new IndexOutOfBoundsException(allocation.space().prefix() + "index=" + index + " length=" + bytes / eb +
+                " (segment of " + bytes + " bytes) capacity=" + length + " of " + this);
+        }
+        if (!allocation.isLive())
+        {
+            checkLive();
+        }
+        return index * eb;
+    }
+
     final long checkSliceArgs(final long from, final long count)
     {
         checkRange(from, count);

@@ -162,9 +162,14 @@ final class ContextImpl extends ShmemContext
         rma.putSignal(tc, dest, destIndex, src, srcOffset, count, sig, sigIndex, signal, op, pe(pe), nbi);
     }
 
+    /** {@code shmem_ctx_get_team}; a destroyed context has no team (IllegalStateException). */
     @Override
     public Team team()
     {
+        if (closed)
+        {
+            throw new IllegalStateException(prefix + "team of a closed (destroyed) context on " + team);
+        }
         return team;
     }
 

@@ -5,6 +5,7 @@ import io.jshmem.ShmemException;
 import io.jshmem.SignalOp;
 import io.jshmem.SymmetricArray;
 import io.jshmem.SymmetricLongs;
+import io.jshmem.spi.Checks;
 import io.jshmem.spi.SymmetricSpace;
 
 import java.lang.foreign.MemorySegment;
@@ -242,43 +243,14 @@ final class RmaEngine
 
     // ------------------------------------------------------------------ strided
 
-    private void checkStrides(final long dst, final long sst, final long bsize, final long nblocks)
-    {
-        if (nblocks < 0 || bsize < 1 || dst < bsize || sst < bsize)
-        {
-            throw new IllegalArgumentException(owner.prefix() + "strided transfer needs nblocks >= 0, bsize >= 1 and " +
-                "strides >= bsize: dst=" + dst + " sst=" + sst + " bsize=" + bsize + " nblocks=" + nblocks);
-        }
-    }
-
-    /** Elements a strided shape spans, or Long.MAX_VALUE when that overflows (so every range check fails). */
-    private static long span(final long stride, final long bsize, final long nblocks)
-    {
-        if (nblocks == 0)
-        {
-            return 0;
-        }
-        try
-        {
-            return Math.addExact(Math.multiplyExact(nblocks - 1, stride), bsize);
-        }
-        catch (final ArithmeticException ex)
-        {
-            return Long.MAX_VALUE;
-        }
-    }
-
-    private static int arraySpan(final long stride, final long bsize, final long nblocks)
-    {
-        return (int)Math.min(Integer.MAX_VALUE, span(stride, bsize, nblocks));
-    }
-
     void putStrided(final TransportContext tc, final SymmetricArray<?> dest, final long destIndex, final long dst, final Object src,
         final int srcOffset, final long sst, final long bsize, final long nblocks, final int pe)
     {
-        checkStrides(dst, sst, bsize, nblocks);
-        long off = checkHandle(dest, destIndex, span(dst, bsize, nblocks), "dest");
-        checkArray(src, srcOffset, arraySpan(sst, bsize, nblocks), "source");
+        // overflow-proof (issue 10): the spans saturate, so no stride or count wraps into a range that passes
+        Checks.checkStrides(owner.prefix(), dst, sst, bsize, nblocks);
+        checkOwner(dest, "dest");
+        long off = dest.checkStridedRange(destIndex, dst, bsize, nblocks);
+        Checks.checkArrayStrided(owner.prefix(), "source", src, srcOffset, sst, bsize, nblocks);
         final MemorySegment t = target(pe);
         final ValueLayout layout = dest.elementLayout();
         final long step = dst * dest.elementBytes();
@@ -299,9 +271,10 @@ final class RmaEngine
     void getStrided(final TransportContext tc, final Object dest, final int destOffset, final long dst, final SymmetricArray<?> src,
         final long srcIndex, final long sst, final long bsize, final long nblocks, final int pe)
     {
-        checkStrides(dst, sst, bsize, nblocks);
-        long off = checkHandle(src, srcIndex, span(sst, bsize, nblocks), "source");
-        checkArray(dest, destOffset, arraySpan(dst, bsize, nblocks), "dest");
+        Checks.checkStrides(owner.prefix(), dst, sst, bsize, nblocks);
+        checkOwner(src, "source");
+        long off = src.checkStridedRange(srcIndex, sst, bsize, nblocks);
+        Checks.checkArrayStrided(owner.prefix(), "dest", dest, destOffset, dst, bsize, nblocks);
         final MemorySegment t = target(pe);
         final ValueLayout layout = src.elementLayout();
         final long step = sst * src.elementBytes();

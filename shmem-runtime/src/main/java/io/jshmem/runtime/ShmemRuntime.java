@@ -338,7 +338,10 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             rma.quiet(tc);
             if (bootstrap.failure() == null)
             {
-                world.sync(); // nobody touches a heap after this
+                // The finalize agreement runs on the bootstrap, not on WORLD's team sync: a team sync here would
+                // match another PE's barrierAll and let it pass a barrier this PE never entered (issue 10). Every
+                // PE quieted before it, so nobody touches a heap after it.
+                bootstrap.barrier();
                 if (remote != null)
                 {
                     remote.quiesce(); // peers closing their connections from now on is the end of the job, not a failure
@@ -362,6 +365,26 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         {
             throw failure;
         }
+    }
+
+    /**
+     * This PE leaves by an exception (see {@link Shmem#close()}): the failure is recorded and the bootstrap
+     * closed without a farewell, so the root tells the other PEs at once that this PE was lost; transports,
+     * mappings and the heap are released here rather than at the process's end.
+     */
+    @Override
+    protected void leaveByException(final io.jshmem.JobFailedException why)
+    {
+        if (finalized)
+        {
+            return;
+        }
+        finalized = true;
+        bootstrap.reportFailure(why);
+        closeQuietly(remote);
+        closeQuietly(p2p);
+        closeQuietly(heapFile);
+        closeQuietly(bootstrap);
     }
 
     @Override
