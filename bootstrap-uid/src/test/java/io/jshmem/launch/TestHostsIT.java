@@ -84,7 +84,8 @@ class TestHostsIT
             final ProcessBuilder stray = new ProcessBuilder(TestHosts.SCRIPT.toString(), "exec", "jsth1", "sleep", "60");
             stray.environment().put("JSHMEM_TEST_HOSTS_PREFIX", "jsth");
             final Process strayProcess = stray.start();
-            for (int i = 0; i < 100 && hosts.processes(2).isEmpty(); i++)
+            // until the exec chain (unshare, sh) has become the command itself
+            for (int i = 0; i < 250 && hosts.processes(2).size() != 1; i++)
             {
                 Thread.sleep(20);
             }
