@@ -120,6 +120,27 @@ abstract class AbstractBootstrap implements Bootstrap
         return failure;
     }
 
+    private volatile boolean exitPending;
+
+    @Override
+    public boolean exitPending()
+    {
+        return exitPending;
+    }
+
+    @Override
+    public void awaitExit(final long timeoutNs)
+    {
+        try
+        {
+            exitDone.await(timeoutNs, TimeUnit.NANOSECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Override
     public void reportFailure(final JobFailedException ex)
     {
@@ -230,6 +251,7 @@ abstract class AbstractBootstrap implements Bootstrap
     /** A global exit arrived from another PE: fail every call, then end the process with its status. */
     final void exitRequested(final int status, final JobFailedException ex)
     {
+        exitPending = true; // before the failure wakes any waiter: they must not return into the program
         fail(ex, true);
         doExit(status);
     }
@@ -237,6 +259,7 @@ abstract class AbstractBootstrap implements Bootstrap
     @Override
     public void globalExit(final int status)
     {
+        exitPending = true;
         fail(new JobFailedException(prefix() + "this PE called global exit(" + status + ")", rank, null), true);
         announceExit(status);
         if (!doExit(status))

@@ -93,6 +93,15 @@ public interface Bootstrap extends AutoCloseable
     void reportFailure(JobFailedException ex);
 
     /**
+     * @return true once a global exit (this PE's or a peer's) is ending this process: a wait that sees
+     *         the job's failure then must not return into the program, but {@link #awaitExit} instead.
+     */
+    boolean exitPending();
+
+    /** Waits until the exit under way has run its hooks and exit action (the process normally ends first). */
+    void awaitExit(long timeoutNs);
+
+    /**
      * @return the address this PE advertises to its peers (the bootstrap's interface and family), where
      *         transports listen too; loopback for a job on one machine without an interface choice.
      */

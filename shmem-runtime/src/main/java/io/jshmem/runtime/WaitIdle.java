@@ -60,6 +60,11 @@ final class WaitIdle
         final JobFailedException failure = bootstrap.failure();
         if (failure != null)
         {
+            if (bootstrap.exitPending())
+            {
+                // a global exit ends this process: the program must not run on past this wait
+                bootstrap.awaitExit(30_000_000_000L);
+            }
             throw new JobFailedException(prefix + "wait abandoned: " + failure.getMessage(), failure.lostPe(), failure);
         }
     }
