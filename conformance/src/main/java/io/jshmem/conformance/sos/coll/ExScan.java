@@ -24,10 +24,7 @@ public final class ExScan extends CollProgram
         InScan.scan(shmem, check, shmem.teamWorld(), false, false);
         final int n = shmem.nPes();
         final Team odd = n > 1 ? shmem.teamWorld().splitStrided(n % 2 == 0 ? n - 1 : n - 2, -2, n / 2) : Team.INVALID;
-        if (odd.isValid())
-        {
-            InScan.scan(shmem, check, odd, false, false);
-        }
+        InScan.scan(shmem, check, odd, false, false);
         odd.close();
     }
 }

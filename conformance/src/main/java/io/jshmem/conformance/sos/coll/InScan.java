@@ -27,42 +27,45 @@ public final class InScan extends CollProgram
         scan(shmem, check, shmem.teamWorld(), true, false);
         final int n = shmem.nPes();
         final Team odd = n > 1 ? shmem.teamWorld().splitStrided(n % 2 == 0 ? n - 1 : n - 2, -2, n / 2) : Team.INVALID;
-        if (odd.isValid())
-        {
-            scan(shmem, check, odd, true, false);
-        }
+        scan(shmem, check, odd, true, false);
         odd.close();
     }
 
-    /** Runs one scan of p + i (p the WORLD PE) over team; in place when asked. */
+    /**
+     * Runs one scan of p + i (p the WORLD PE) over team, in place when asked. Called on every PE (the
+     * allocations are WORLD collectives); PEs outside the team (INVALID) only allocate and free.
+     */
     static void scan(final Shmem shmem, final Check check, final Team team, final boolean inclusive, final boolean inPlace)
     {
         final String routine = (inclusive ? "sum_inscan" : "sum_exscan") + (inPlace ? " (in place)" : "");
-        check.section(routine + " over team " + team.start() + "/" + team.stride() + "/" + team.nPes());
+        check.section(routine + (team == shmem.teamWorld() ? " over WORLD" : " over the odd PEs in decreasing order"));
         final SymmetricLongs src = shmem.allocateLongs(NELEM);
         final SymmetricLongs dest = inPlace ? src : shmem.allocateLongs(NELEM);
-        final int me = team.myPe();
-        for (int i = 0; i < NELEM; i++)
+        if (team.isValid())
         {
-            src.setLocal(i, team.worldPe(me) + i);
-        }
-        shmem.barrierAll();
-        if (inclusive)
-        {
-            team.sumInscan(dest, src, NELEM);
-        }
-        else
-        {
-            team.sumExscan(dest, src, NELEM);
-        }
-        for (int i = 0; i < NELEM; i++)
-        {
-            long expected = 0;
-            for (int r = 0; r < (inclusive ? me + 1 : me); r++)
+            final int me = team.myPe();
+            for (int i = 0; i < NELEM; i++)
             {
-                expected += team.worldPe(r) + i;
+                src.setLocal(i, team.worldPe(me) + i);
             }
-            check.eq(routine, "longs", i, expected, dest.getLocal(i));
+            team.sync();
+            if (inclusive)
+            {
+                team.sumInscan(dest, src, NELEM);
+            }
+            else
+            {
+                team.sumExscan(dest, src, NELEM);
+            }
+            for (int i = 0; i < NELEM; i++)
+            {
+                long expected = 0;
+                for (int r = 0; r < (inclusive ? me + 1 : me); r++)
+                {
+                    expected += team.worldPe(r) + i;
+                }
+                check.eq(routine, "longs", i, expected, dest.getLocal(i));
+            }
         }
         shmem.barrierAll();
         if (!inPlace)
