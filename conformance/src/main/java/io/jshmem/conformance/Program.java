@@ -3,17 +3,48 @@ package io.jshmem.conformance;
 import io.jshmem.Shmem;
 import io.jshmem.ThreadLevel;
 
+import java.util.List;
+import java.util.Map;
+
 /**
- * One conformance program, ported from a public OpenSHMEM test suite: its name is the class's simple
- * name, {@link #follows()} names the original. A suite runner may run many programs in one job (one
- * init, programs separated by barriers, every PE's verdict per program aggregated); a program that
- * must own its job (it calls global exit, tests init/finalize, needs a special environment) says so
- * with {@link #ownJob()}.
+ * One conformance program, ported from a public OpenSHMEM test suite: its name ({@link #name()}) is the
+ * original's file name in Java form ({@code put_nbi.c} → {@code PutNbi}), {@link #follows()} names the
+ * original. Every implementation needs a public no-arg constructor: {@link Suite} instantiates it by
+ * name and {@code SuiteIT} finds it by scanning the module's classes (any package under
+ * {@code io.jshmem.conformance}), so a new program is picked up without being listed anywhere.
+ * <p>
+ * {@link Suite} runs many programs in one job (one init, a barrier before each program, every PE's
+ * verdict per program aggregated by the IT); a program that must own its job (it calls global exit,
+ * tests init/finalize) says so with {@link #ownJob()}. A program needing more PEs than the job has is a
+ * SKIP, never a pass. A program must free what it allocates: the suite fails a program that leaves
+ * symmetric heap in use.
+ * <p>
+ * Environment variants: {@link #variants()} lists the environments (extra {@code shmemrun -x NAME=VALUE}
+ * settings) the program must run under, e.g. each forced {@code SHMEM_BROADCAST_ALGORITHM}. The IT
+ * runs the program once per variant and PE count; programs with equal variant maps share launches.
+ * <p>
+ * Coverage: {@link #routines()} names the spec routines the program exercises; the coverage table of
+ * {@code conformance/README.md} is generated from it.
  */
 public interface Program
 {
     /** @return the original this port follows, e.g. {@code "tests-sos test/unit/put_nbi.c"}. */
     String follows();
+
+    /** @return the name printed in verdicts and JUnit results: the class's simple name. */
+    default String name()
+    {
+        return getClass().getSimpleName();
+    }
+
+    /**
+     * @return the OpenSHMEM routines (spec names as in {@code Routines}, e.g. {@code shmem_put_nbi},
+     * {@code shmem_atomic_fetch_add}) this program exercises and checks.
+     */
+    default List<String> routines()
+    {
+        return List.of();
+    }
 
     /** @return the fewest PEs the program can check anything with; a smaller job is a SKIP, never a pass. */
     default int minPes()
@@ -21,7 +52,7 @@ public interface Program
         return 1;
     }
 
-    /** @return the thread level the program needs. */
+    /** @return the thread level the program needs (the suite inits at the highest level of its programs). */
     default ThreadLevel threadLevel()
     {
         return ThreadLevel.SINGLE;
@@ -31,6 +62,26 @@ public interface Program
     default boolean ownJob()
     {
         return false;
+    }
+
+    /**
+     * For an {@link #ownJob()} program that ends the job itself (global exit): the exit status the job
+     * must end with. When it is not 0 the PEs cannot all print verdicts; the job's status is the verdict.
+     *
+     * @return the expected exit status of the job.
+     */
+    default int expectedJobStatus()
+    {
+        return 0;
+    }
+
+    /**
+     * @return the environments to run under, each a map of variable → value passed to every PE
+     * ({@code shmemrun -x}); one run per map. The default is one run with no extra variables.
+     */
+    default List<Map<String, String>> variants()
+    {
+        return List.of(Map.of());
     }
 
     /**

@@ -73,7 +73,8 @@ final class Launch
             status = ShmemRun.run(cmd.toArray(new String[0]), o, e);
         }
         final long ms = (System.nanoTime() - start) / 1_000_000;
-        final String what = "shmemrun -np " + np + " " + String.join(" ", extra) + " " + simple(mainClass) + " " + String.join(" ", args);
+        final String what = "shmemrun -np " + np + " " + String.join(" ", extra) + " " + simple(mainClass) + " " +
+            String.join(" ", java.util.Arrays.stream(args).map(Launch::simple).toList());
         final Result r = new Result(what.replaceAll(" +", " ").strip(), status, out.toString(StandardCharsets.UTF_8),
             err.toString(StandardCharsets.UTF_8), ms);
         System.out.printf("%-60s exit %3d  %6d ms%n", r.what(), status, ms);
