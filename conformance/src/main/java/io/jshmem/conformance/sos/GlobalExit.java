@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * PE 0 calls global_exit(0) while every other PE waits in a barrier PE 0 never reaches: the job must
  * end with status 0 before its deadline (without global exit the others would wait forever), and
- * global_exit must not return (if it does, PE 0 prints a failure). Runs in its own job.
+ * global_exit must not return (if it does, PE 0 prints a failure). The others must be ended in the
+ * barrier (as {@code Shmem.globalExit} documents), not see it fail and run on. Runs in its own job.
  */
 public final class GlobalExit implements Program
 {
@@ -46,7 +47,15 @@ public final class GlobalExit implements Program
             check.fail("shmem_global_exit", "global_exit(0) returned");
             return;
         }
-        shmem.barrierAll();
-        check.fail("shmem_global_exit", "barrier returned although PE 0 never entered it");
+        try
+        {
+            shmem.barrierAll();
+            check.fail("shmem_global_exit", "barrier returned although PE 0 never entered it");
+        }
+        catch (final io.jshmem.JobFailedException e)
+        {
+            check.fail("shmem_global_exit", "the barrier threw instead of the PE being ended (application code runs after " +
+                "PE 0's global exit): " + e);
+        }
     }
 }
