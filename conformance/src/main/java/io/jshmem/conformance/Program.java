@@ -65,11 +65,16 @@ public interface Program
     }
 
     /**
-     * For an {@link #ownJob()} program that ends the job itself (global exit): the exit status the job
-     * must end with. When it is not 0 the PEs cannot all print verdicts; the job's status is the verdict.
-     *
-     * @return the expected exit status of the job.
+     * @return true for an {@link #ownJob()} program that ends the job itself (global exit) before the PEs
+     * can print verdicts: its verdict is the job's exit status ({@link #expectedJobStatus()}) within the
+     * deadline, with no {@code FAIL} line from any PE.
      */
+    default boolean endsJob()
+    {
+        return false;
+    }
+
+    /** @return for an {@link #endsJob()} program, the exit status the job must end with. */
     default int expectedJobStatus()
     {
         return 0;

@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  *       {@code globalExit(1)}, so no PE waits for it in a barrier; the programs after it get no
  *       verdict, which the IT reports as failures;</li>
  *   <li>a program needing more PEs than the job has prints {@code SKIP} (never a pass);</li>
- *   <li>close; the PE exits 0 if every program passed or skipped, {@link Spmd#FAIL} otherwise.</li>
+ *   <li>close; the PE exits {@link Spmd#FAIL} if a program failed, {@link Spmd#SKIP} (77) if every
+ *       program skipped, 0 otherwise.</li>
  * </ol>
  * An {@link Program#ownJob()} program must be the only one of its job. The IT that drives this
  * ({@code SuiteIT}) parses the verdict lines with {@link #VERDICT}.
@@ -127,10 +128,12 @@ public final class Suite
             Spmd.endJob(shmem, out);
         }
         boolean allOk = true;
+        boolean allSkipped = true;
         for (final Program p : programs)
         {
             shmem.barrierAll();
             allOk &= runOne(shmem, p, out);
+            allSkipped &= shmem.nPes() < p.minPes();
         }
         try
         {
@@ -143,7 +146,7 @@ public final class Suite
             allOk = false;
         }
         out.flush();
-        return allOk ? Spmd.PASS : Spmd.FAIL;
+        return !allOk ? Spmd.FAIL : allSkipped ? Spmd.SKIP : Spmd.PASS;
     }
 
     private static boolean runOne(final Shmem shmem, final Program p, final PrintStream out)
