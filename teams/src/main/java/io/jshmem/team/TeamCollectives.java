@@ -93,6 +93,10 @@ final class TeamCollectives
 
     private void checkOwn(final SymmetricArray<?> h, final String what, final long elements)
     {
+        if (h == null && elements == 0)
+        {
+            return; // a zero-count collective may name no object (as shmem_malloc(0) gives NULL): a no-op for it
+        }
         if (h == null)
         {
             throw new NullPointerException(prefix + what + " is null");
@@ -107,6 +111,10 @@ final class TeamCollectives
     /** {@link #checkOwn(SymmetricArray, String, long)} naming the handle {@code what op role} (built only on failure). */
     private void checkOwn(final SymmetricArray<?> h, final String what, final ReduceOp op, final String role, final long elements)
     {
+        if (h == null && elements == 0)
+        {
+            return;
+        }
         if (h == null || h.allocation().space() != channel.sig.allocation().space())
         {
             checkOwn(h, what + " " + op + role, elements);
@@ -343,6 +351,10 @@ final class TeamCollectives
     <A> void reduce(final ReduceOp op, final SymmetricArray<A> dest, final SymmetricArray<A> src, final long count)
     {
         final ElementMath m = checkReduction("reduce", op, dest, src, count);
+        if (m == null)
+        {
+            return;
+        }
         if (registry.debug)
         {
             debugCheck(op + " reduce(count=" + count + ")", REDUCE, ((long)op.ordinal() << 8) | m.bytes, count);
@@ -389,13 +401,20 @@ final class TeamCollectives
         return all;
     }
 
-    /** @param what the collective's name; messages add the op ({@code "reduce SUM"}) only when they are built. */
+    /**
+     * @param what the collective's name; messages add the op ({@code "reduce SUM"}) only when they are built.
+     * @return the element math, or null for a zero-count call that names no objects (a no-op).
+     */
     private ElementMath checkReduction(final String what, final ReduceOp op, final SymmetricArray<?> dest, final SymmetricArray<?> src,
         final long count)
     {
         checkCount(count);
         checkOwn(src, what, op, " source", count);
         checkOwn(dest, what, op, " dest", count);
+        if (dest == null || src == null)
+        {
+            return null; // count 0 without objects: nothing to reduce (checkOwn refused null for any other count)
+        }
         final ElementMath m = ElementMath.of(dest.elementLayout());
         if (op == null || !m.supports(op))
         {
@@ -416,6 +435,10 @@ final class TeamCollectives
     void scan(final String what, final boolean inclusive, final SymmetricArray<?> dest, final SymmetricArray<?> src, final long count)
     {
         final ElementMath m = checkReduction(what, ReduceOp.SUM, dest, src, count);
+        if (m == null)
+        {
+            return;
+        }
         if (registry.debug)
         {
             debugCheck(what + "(count=" + count + ")", SCAN, (inclusive ? 16 : 0) | m.bytes, count);
