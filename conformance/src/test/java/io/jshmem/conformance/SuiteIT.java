@@ -30,7 +30,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Runs every {@link Program} of the module through {@link Suite} and shmemrun at 1, 2, 3, 4 and 8 PEs.
+ * Runs every {@link Program} of the module through {@link Suite} and shmemrun at 1, 2, 3, 4 and 8 PEs;
+ * the forced-algorithm {@link Program#variants()} at {@link #VARIANT_PES} (all counts when
+ * {@code conformance.pes} names them), and every program once more at {@link #PROXY_PES} with
+ * {@code SHMEM_TRANSPORT=proxy} (every pair through the proxy transport, as between hosts).
  * <p>
  * Discovery: every concrete public class with a public no-arg constructor implementing {@link Program}
  * under {@code io.jshmem.conformance} in this module's classes (directory or jar) (so programs of any subpackage
@@ -53,6 +56,14 @@ class SuiteIT
 {
     /** PE counts every program runs at. */
     static final List<Integer> PES = List.of(1, 2, 3, 4, 8);
+    /**
+     * PE counts of the forced-algorithm variants (an odd count and a power of two, as SOS's CI picks a
+     * few): every algorithm at every count would take the suite far past 15 minutes on 2 cores.
+     */
+    static final List<Integer> VARIANT_PES = List.of(3, 4);
+    /** PE counts at which every program also runs with every pair carried by the proxy transport. */
+    static final List<Integer> PROXY_PES = List.of(2);
+    static final Map<String, String> PROXY_ENV = Map.of("SHMEM_TRANSPORT", "proxy");
     /** Programs per shared job. */
     static final int CHUNK = 40;
 
@@ -179,7 +190,19 @@ class SuiteIT
             final Map<String, Map<String, String>> envs = new TreeMap<>();
             for (final Program p : programs)
             {
+                final List<Map<String, String>> variants = new ArrayList<>();
                 for (final Map<String, String> env : p.variants())
+                {
+                    if (env.isEmpty() || VARIANT_PES.contains(pes) || !pesProp.isBlank())
+                    {
+                        variants.add(env);
+                    }
+                }
+                if (PROXY_PES.contains(pes))
+                {
+                    variants.add(PROXY_ENV);
+                }
+                for (final Map<String, String> env : variants)
                 {
                     if (p.ownJob())
                     {

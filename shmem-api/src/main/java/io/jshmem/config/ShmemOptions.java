@@ -82,14 +82,14 @@ public final class ShmemOptions
     /** Busy-spin iterations of a wait before it starts yielding; -1 means auto. */
     public static final Option<Integer> WAIT_SPINS = Option.of("SHMEM_WAIT_SPINS", null, "auto",
         "runtime", "Busy-spin polls (~30 ns each) of wait_until/barrier before yielding the core; auto: 1000, or 20 when " +
-            "this node runs more PEs than it has cores.",
+            "this node runs more PEs than it has cores, 100 in a job that uses the proxy transport.",
         t -> "auto".equalsIgnoreCase(t.strip()) ? Integer.valueOf(-1) : positiveInt(t));
 
     /** Yields of a wait before it starts parking. */
     public static final Option<Integer> WAIT_YIELDS = Option.of("SHMEM_WAIT_YIELDS", null, "auto",
         "runtime", "Thread.yield polls of a wait after spinning, before short parks; auto: never park while this node runs " +
             "no more PEs than it has cores (a parked PE's core goes idle, which costs wake-up latency and, in a VM, its " +
-            "placement), 2000 when it runs more.",
+            "placement), 2000 when it runs more, 50 in a job that uses the proxy transport (its thread needs the core).",
         t -> "auto".equalsIgnoreCase(t.strip()) ? Integer.valueOf(-1) : positiveInt(t));
 
     // ---------------------------------------------------------------- collectives
@@ -237,7 +237,7 @@ public final class ShmemOptions
     /** Busy polls of the proxy agent before it yields, then sleeps. */
     public static final Option<Integer> PROXY_SPINS = Option.of("SHMEM_PROXY_SPINS", null, "auto",
         "transports", "Busy polls (~1 us each) of an idle proxy thread before it yields and then sleeps in the kernel until " +
-            "work arrives; auto: 200, or 20 when this node runs more PEs than it has cores.",
+            "work arrives; auto: 20 (each poll is a non-blocking select; the thread then yields 10 times and sleeps in the kernel).",
         t -> "auto".equalsIgnoreCase(t.strip()) ? Integer.valueOf(-1) : positiveInt(t));
 
     /** Heartbeat interval on idle proxy connections. */
