@@ -64,6 +64,48 @@ class SuiteIT
     /** PE counts at which every program also runs with every pair carried by the proxy transport. */
     static final List<Integer> PROXY_PES = List.of(2);
     static final Map<String, String> PROXY_ENV = Map.of("SHMEM_TRANSPORT", "proxy");
+    /** PE counts at which every program also runs on two test hosts (network namespaces), half the PEs on each. */
+    static final List<Integer> HOSTS_PES = List.of(4);
+    /** The marker of the two-host variant (not passed to the PEs). */
+    static final String HOSTS_KEY = "JSHMEM_SUITE_HOSTS";
+    static final String HOSTS_PREFIX = "jsc";
+    private static boolean hostsUp;
+
+    /** bin/test-hosts, found from the module directory the tests run in. */
+    static java.nio.file.Path testHosts()
+    {
+        return java.nio.file.Path.of("").toAbsolutePath().getParent().resolve("bin/test-hosts");
+    }
+
+    static synchronized void hosts(final String verb)
+    {
+        try
+        {
+            final ProcessBuilder pb = new ProcessBuilder(testHosts().toString(), verb, "up".equals(verb) ? "2" : "").redirectErrorStream(true);
+            if (!"up".equals(verb))
+            {
+                pb.command().removeLast();
+            }
+            pb.environment().put("JSHMEM_TEST_HOSTS_PREFIX", HOSTS_PREFIX);
+            pb.environment().put("JSHMEM_TEST_HOSTS_NET", "10.83.0");
+            final Process p = pb.start();
+            final String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0)
+            {
+                throw new IllegalStateException("bin/test-hosts " + verb + " failed: " + out);
+            }
+            hostsUp = "up".equals(verb);
+        }
+        catch (final IOException ex)
+        {
+            throw new java.io.UncheckedIOException(ex);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+    }
     /** Programs per shared job. */
     static final int CHUNK = 40;
 
@@ -202,6 +244,10 @@ class SuiteIT
                 {
                     variants.add(PROXY_ENV);
                 }
+                if (HOSTS_PES.contains(pes))
+                {
+                    variants.add(Map.of(HOSTS_KEY, "2"));
+                }
                 for (final Map<String, String> env : variants)
                 {
                     if (p.ownJob())
@@ -244,6 +290,17 @@ class SuiteIT
                 final List<String> extra = new ArrayList<>();
                 new TreeMap<>(job.env()).forEach((k, v) ->
                 {
+                    if (k.equals(HOSTS_KEY))
+                    {
+                        if (!hostsUp)
+                        {
+                            hosts("up");
+                        }
+                        final int half = job.pes() / 2;
+                        extra.addAll(List.of("--hosts", HOSTS_PREFIX + "1:" + (job.pes() - half) + "," + HOSTS_PREFIX + "2:" + half,
+                            "--agent", testHosts() + " exec {host}"));
+                        return;
+                    }
                     extra.add("-x");
                     extra.add(k + "=" + v);
                 });
@@ -377,6 +434,10 @@ class SuiteIT
     @AfterAll
     static void coverage() throws IOException
     {
+        if (hostsUp)
+        {
+            hosts("down");
+        }
         if (filtered || RESULTS.isEmpty())
         {
             return;

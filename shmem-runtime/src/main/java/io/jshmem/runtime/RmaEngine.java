@@ -422,6 +422,16 @@ final class RmaEngine
         }
     }
 
+    /** Quiet of every live context (barrier_all, finalize). */
+    void quietAll()
+    {
+        VarHandle.fullFence();
+        if (remote != null)
+        {
+            remote.quietAll();
+        }
+    }
+
     void peQuiet(final TransportContext tc, final int[] pes)
     {
         for (final int pe : pes)

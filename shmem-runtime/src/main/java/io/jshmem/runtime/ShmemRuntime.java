@@ -348,7 +348,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         RuntimeException failure = null;
         try
         {
-            rma.quiet(tc);
+            rma.quietAll();
             if (bootstrap.failure() == null)
             {
                 // The finalize agreement runs on the bootstrap, not on WORLD's team sync: a team sync here would
@@ -647,7 +647,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     @Override
     public void barrierAll()
     {
-        rma.quiet(tc);
+        rma.quietAll(); // every context's operations, not only the default context's (the spec's minimum)
         world.sync();
     }
 

@@ -114,6 +114,15 @@ public interface Transport extends AutoCloseable
     /** Completes every operation the context issued through this transport. */
     void quiet(TransportContext ctx);
 
+    /**
+     * Completes every operation issued before the call on every live context of this PE (barrier_all
+     * and finalize use it: the spec asks only for the default context's, but a program that forgot a
+     * context's quiet before a barrier should not see that only on a multi-node job).
+     */
+    default void quietAll()
+    {
+    }
+
     /** Completes every operation the context issued to {@code pe}. */
     void peQuiet(TransportContext ctx, int pe);
 

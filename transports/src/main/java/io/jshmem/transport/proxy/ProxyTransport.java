@@ -674,6 +674,38 @@ public final class ProxyTransport implements Transport
     }
 
     @Override
+    public void quietAll()
+    {
+        final ProxyContext[] cs = contexts;
+        final long[][] targets = new long[cs.length][];
+        for (int i = 0; i < cs.length; i++)
+        {
+            if (cs[i] != null)
+            {
+                targets[i] = new long[n];
+                for (final int pe : remotePes)
+                {
+                    targets[i][pe] = cs[i].issued.get(pe); // a snapshot: operations issued later by other threads are not waited for
+                }
+            }
+        }
+        for (int i = 0; i < cs.length; i++)
+        {
+            if (targets[i] != null)
+            {
+                for (final int pe : remotePes)
+                {
+                    int count = 0;
+                    while (cs[i].completed.get(pe) < targets[i][pe])
+                    {
+                        count = idle.applyAsInt(count);
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
     public void peQuiet(final TransportContext context, final int pe)
     {
         if (pe >= 0 && pe < n && reached[pe])

@@ -37,12 +37,12 @@ public final class ShmemTeamPtr extends CollProgram
         final SymmetricInts worldData = shmem.allocateInts(1);
         worldData.setLocal(0, me);
         shmem.barrierAll();
-        peers(check, shmem.teamWorld(), worldData, "WORLD, first object");
+        peers(check, shmem.teamShared(), shmem.teamWorld(), worldData, "WORLD, first object");
         shmem.barrierAll();
         final SymmetricInts worldHeap = shmem.allocateInts(1);
         worldHeap.setLocal(0, me);
         shmem.syncAll();
-        peers(check, shmem.teamWorld(), worldHeap, "WORLD, second object");
+        peers(check, shmem.teamShared(), shmem.teamWorld(), worldHeap, "WORLD, second object");
         shmem.barrierAll();
         final Team odd = shmem.teamWorld().splitStrided(1, 2, n / 2);
         final SymmetricInts teamData = shmem.allocateInts(1);
@@ -50,14 +50,14 @@ public final class ShmemTeamPtr extends CollProgram
         {
             teamData.setLocal(0, odd.myPe());
             odd.sync();
-            peers(check, odd, teamData, "odd team, object allocated before the team");
+            peers(check, shmem.teamShared(), odd, teamData, "odd team, object allocated before the team");
         }
         final SymmetricInts teamHeap = shmem.allocateInts(1);
         if (odd.isValid())
         {
             teamHeap.setLocal(0, odd.myPe());
             odd.sync();
-            peers(check, odd, teamHeap, "odd team, object allocated after the team");
+            peers(check, shmem.teamShared(), odd, teamHeap, "odd team, object allocated after the team");
             odd.sync();
         }
         odd.close();
@@ -68,11 +68,16 @@ public final class ShmemTeamPtr extends CollProgram
         shmem.free(worldData);
     }
 
-    private static void peers(final Check check, final Team team, final SymmetricInts obj, final String what)
+    private static void peers(final Check check, final Team sharedTeam, final Team team, final SymmetricInts obj, final String what)
     {
         int mapped = 0;
+        int shared = 0;
         for (int i = 0; i < team.nPes(); i++)
         {
+            if (team.translatePe(i, sharedTeam) >= 0)
+            {
+                shared++; // load/store reaches exactly the PEs of TEAM_SHARED
+            }
             final MemorySegment p = team.ptr(obj, i);
             if (p != null)
             {
@@ -84,6 +89,6 @@ public final class ShmemTeamPtr extends CollProgram
                 check.isTrue(i != team.myPe(), "team_ptr", what + ": null for this PE itself");
             }
         }
-        check.eq("team_ptr", what + ": peers mapped on one node", team.nPes(), mapped);
+        check.eq("team_ptr", what + ": peers mapped = members in TEAM_SHARED", shared, mapped);
     }
 }
