@@ -338,7 +338,10 @@ public abstract class Shmem extends ShmemContext
 
     // ------------------------------------------------------------------ synchronization
 
-    /** {@code shmem_barrier_all}: quiet on the default context, then a barrier over WORLD. */
+    /**
+     * {@code shmem_barrier_all}: quiet (of every live context of this PE, a superset of the spec's default
+     * context), then a barrier over WORLD.
+     */
     public abstract void barrierAll();
 
     /** {@code shmem_sync_all}: a barrier over WORLD that does not complete outstanding operations. */
