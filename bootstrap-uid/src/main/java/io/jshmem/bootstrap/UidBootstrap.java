@@ -140,7 +140,15 @@ public final class UidBootstrap extends AbstractBootstrap
         sendToRoot(Wire.HELLO, new Wire.Writer().i16(Wire.PROTOCOL_VERSION).i32(rank).i32(size)
             .str(advertised.getHostAddress()).i32(links.port()).toBytes(), "join");
         startThread("ticker", this::tickLoop);
-        final Wire.Reader table = await(welcome, deadline);
+        Wire.Reader table;
+        try
+        {
+            table = await(welcome, deadline);
+        }
+        catch (final JobFailedException ex)
+        {
+            throw formationFailed(ex);
+        }
         if (table == null)
         {
             sendToRoot(Wire.QUERY_MISSING, new byte[0], "join");
@@ -262,6 +270,43 @@ public final class UidBootstrap extends AbstractBootstrap
             Thread.currentThread().interrupt();
             throw new ShmemException("interrupted");
         }
+    }
+
+    /**
+     * A PE that joined was lost before the job formed (typically it reached its own formation deadline a
+     * moment before this PE and left): the news users need is who never connected, so the root is asked
+     * and, when ranks are missing, the failure says so as a formation timeout (the loss rides along as a suppressed exception).
+     */
+    private JobFailedException formationFailed(final JobFailedException lost)
+    {
+        if (lost instanceof ShmemTimeoutException || lost.getCause() instanceof ShmemInitException)
+        {
+            return lost;
+        }
+        try
+        {
+            control.send(Wire.QUERY_MISSING, new byte[0]);
+        }
+        catch (final IOException ex)
+        {
+            return lost;
+        }
+        final long until = System.nanoTime() + 2_000_000_000L;
+        while (!missing.isDone() && System.nanoTime() - until < 0 && !control.isClosed())
+        {
+            sleepMs(5);
+        }
+        final List<String> m = missing.getNow(null);
+        if (m == null || m.isEmpty())
+        {
+            return lost;
+        }
+        final ShmemTimeoutException ex = new ShmemTimeoutException(prefix() + "bootstrap: the job did not form: ranks " + m
+            + " never connected to the root at " + where() + ", and another PE gave up first ("
+            + lost.getMessage().replaceFirst("^\\[pe [^]]*] ", "") + ")",
+            m.stream().mapToInt(Integer::parseInt).toArray());
+        ex.addSuppressed(lost);
+        return ex;
     }
 
     private <T> T await(final java.util.concurrent.CompletableFuture<T> f, final long deadline)

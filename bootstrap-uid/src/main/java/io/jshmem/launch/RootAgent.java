@@ -115,7 +115,7 @@ public final class RootAgent
                 sayExit.run();
                 try
                 {
-                    Thread.sleep(20);
+                    Thread.sleep(50);
                 }
                 catch (final InterruptedException ex)
                 {

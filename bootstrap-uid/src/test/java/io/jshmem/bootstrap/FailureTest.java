@@ -48,6 +48,28 @@ class FailureTest
         }
     }
 
+    @Test
+    void aPeGivingUpFirstStillNamesTheMissingRanks()
+    {
+        // rank 1 reaches its formation deadline long before rank 0: rank 0 must learn who never connected,
+        // not only that rank 1 left
+        try (TestJob job = new TestJob(3, 20_000_000_000L, 20_000_000_000L))
+        {
+            final long t0 = System.nanoTime();
+            final Future<Object> patient = job.submit(() -> UidBootstrap.connect(job.root.uniqueId(), 0, 3, job.settings));
+            final Future<Object> hasty = job.submit(() -> UidBootstrap.connect(job.root.uniqueId(), 1, 3,
+                job.settings.withTimeoutNs(1_000_000_000L)));
+            final ShmemTimeoutException first = assertThrows(ShmemTimeoutException.class, () -> TestJob.get(hasty));
+            assertArrayEquals(new int[] {2}, first.missingPes());
+            final ShmemTimeoutException second = assertThrows(ShmemTimeoutException.class, () -> TestJob.get(patient));
+            assertArrayEquals(new int[] {2}, second.missingPes());
+            assertTrue(second.getMessage().contains("ranks [2] never connected") && second.getMessage().contains("gave up first"),
+                second.getMessage());
+            final long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(ms < 10_000, "rank 0 waited " + ms + " ms, not for rank 1's departure");
+        }
+    }
+
     private static void assertOthersLearn(final TestJob job, final List<UidBootstrap> pes, final int lost, final String why)
     {
         final List<JobFailedException> heard = new CopyOnWriteArrayList<>();

@@ -30,7 +30,9 @@ final class ProxyAgent implements Agent
 {
     private static final int RING_BATCH = 256;
     private static final int READS_PER_PEER = 8;
-    private static final long TIMER_NS = 50_000_000L;
+    /** The timer tick's bounds: a quarter of the heartbeat interval, within [1 ms, 250 ms]. */
+    private static final long MIN_TIMER_NS = 1_000_000L;
+    private static final long MAX_TIMER_NS = 250_000_000L;
 
     private final ProxyTransport transport;
     private final CommandRing ring;
@@ -43,10 +45,12 @@ final class ProxyAgent implements Agent
     private final long window;
     private final long heartbeatNs;
     private final long peerTimeoutNs;
+    /** Heartbeats and peer timeouts are checked once per tick; an idle PE wakes only for it. */
+    private final long timerNs;
     private final CommandRing.Handler onCommand = this::onCommand;
     volatile boolean sleeping;
     private long now = System.nanoTime();
-    private long nextTimer = now + TIMER_NS;
+    private long nextTimer;
 
     ProxyAgent(final ProxyTransport transport, final CommandRing ring, final Completions completions, final MemorySegment heap,
         final Selector selector, final PeerConnection[] peers, final long window, final long heartbeatNs, final long peerTimeoutNs)
@@ -62,6 +66,8 @@ final class ProxyAgent implements Agent
         this.window = window;
         this.heartbeatNs = heartbeatNs;
         this.peerTimeoutNs = peerTimeoutNs;
+        this.timerNs = Math.clamp(heartbeatNs / 4, MIN_TIMER_NS, MAX_TIMER_NS);
+        this.nextTimer = now + timerNs;
     }
 
     @Override
@@ -428,7 +434,7 @@ final class ProxyAgent implements Agent
 
     private void timers()
     {
-        nextTimer = now + TIMER_NS;
+        nextTimer = now + timerNs;
         for (final PeerConnection c : connected)
         {
             if (c.dead)
