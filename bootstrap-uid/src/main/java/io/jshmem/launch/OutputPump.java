@@ -26,6 +26,7 @@ final class OutputPump implements Runnable
     private final String tag;
     private final Object lock;
     private final java.util.Set<String> condensed;
+    private final java.util.function.Consumer<String> watcher;
 
     OutputPump(final InputStream in, final PrintStream out, final String tag, final Object lock)
     {
@@ -38,6 +39,14 @@ final class OutputPump implements Runnable
      */
     OutputPump(final InputStream in, final PrintStream out, final String tag, final Object lock, final java.util.Set<String> condensed)
     {
+        this(in, out, tag, lock, condensed, null);
+    }
+
+    /** @param watcher sees every line before it is copied (the launcher learns whom a PE's timeout names), or null. */
+    OutputPump(final InputStream in, final PrintStream out, final String tag, final Object lock, final java.util.Set<String> condensed,
+        final java.util.function.Consumer<String> watcher)
+    {
+        this.watcher = watcher;
         this.in = in;
         this.out = out;
         this.tag = tag;
@@ -59,6 +68,10 @@ final class OutputPump implements Runnable
             boolean skipping = false;
             while ((line = r.readLine()) != null)
             {
+                if (watcher != null)
+                {
+                    watcher.accept(line);
+                }
                 if (skipping && stackLine(line))
                 {
                     continue;

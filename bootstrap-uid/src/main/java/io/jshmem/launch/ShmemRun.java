@@ -50,6 +50,12 @@ public final class ShmemRun
     private final java.util.Set<String> condensedErrors = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** The first PE the root reported lost (its log line), or -1: the likely culprit of a failure. */
     private volatile int firstLost = -1;
+    /** WORLD PEs a collective timeout named as not arrived (the first such message of the job), or null. */
+    private volatile int[] notArrived;
+    /** Each PE's stderr pump: the summary of a PE's exit waits until its last lines were read. */
+    private final java.util.Map<Process, Thread> errPumps = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final java.util.regex.Pattern NOT_ARRIVED =
+        java.util.regex.Pattern.compile("\\(WORLD PEs \\[([0-9, ]+)\\]\\) have not arrived");
     private static final java.util.regex.Pattern LOST = java.util.regex.Pattern.compile("shmemrun: PE ([0-9]+) was lost \\(");
 
     private ShmemRun(final ShmemRunOptions options, final PrintStream out, final PrintStream err)
@@ -251,8 +257,9 @@ public final class ShmemRun
         final String tag = options.tagOutput ? "[pe " + rank + "] " : "";
         pump(p.getInputStream(), out, tag, "shmemrun-out-" + rank);
         final Thread t = Thread.ofPlatform().daemon().name("shmemrun-err-" + rank)
-            .start(new OutputPump(p.getErrorStream(), err, tag, outputLock, condensedErrors));
+            .start(new OutputPump(p.getErrorStream(), err, tag, outputLock, condensedErrors, this::peErrLine));
         pumps.add(t);
+        errPumps.put(p, t);
         return p;
     }
 
@@ -554,6 +561,56 @@ public final class ShmemRun
         }
     }
 
+    /**
+     * A line of a PE's stderr: notes the PEs the first collective timeout says never arrived (a hung PE
+     * is alive and connected, so only the waiters' timeout names it).
+     */
+    private void peErrLine(final String line)
+    {
+        if (notArrived == null && line.contains("SHMEM_COLLECTIVE_TIMEOUT"))
+        {
+            final java.util.regex.Matcher m = NOT_ARRIVED.matcher(line);
+            if (m.find())
+            {
+                notArrived = java.util.Arrays.stream(m.group(1).split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
+            }
+        }
+    }
+
+    private void awaitErrPump(final Process p)
+    {
+        final Thread t = errPumps.get(p);
+        if (t != null)
+        {
+            try
+            {
+                t.join(1000);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** "; PE 1 never arrived ..." when a collective timeout named PEs other than the one that exited. */
+    private String notArrivedText(final List<String> labels, final int exited)
+    {
+        final int[] pes = notArrived;
+        if (pes == null)
+        {
+            return "";
+        }
+        final List<String> named = java.util.Arrays.stream(pes).filter(pe -> pe >= 0 && pe < labels.size() && pe != exited)
+            .mapToObj(labels::get).toList();
+        if (named.isEmpty())
+        {
+            return "";
+        }
+        return "; " + String.join(", ", named) + " never arrived"
+            + " at a collective the others waited in (SHMEM_COLLECTIVE_TIMEOUT; hung, or busy outside jshmem)";
+    }
+
     /** A line of the root's log: notes the first lost PE, then prints it. */
     private void rootLog(final String line)
     {
@@ -603,6 +660,7 @@ public final class ShmemRun
                     if (status != 0 && firstFailure == null && !timedOut)
                     {
                         firstFailure = status;
+                        awaitErrPump(p); // its last words (a timeout naming who never arrived) come before the summary
                         final Integer exit = root.exitStatus();
                         final int lost = firstLost;
                         logLine("shmemrun: " + labels.get(r) + " exited with status " + status
@@ -610,6 +668,7 @@ public final class ShmemRun
                             + (exit == null && lost >= 0 && lost != r && lost < n ? "; the first PE lost was " + labels.get(lost)
                                 + (seen[lost] ? " (it exited with status " + processes.get(lost).exitValue() + " without leaving the job)"
                                 : " (its control channel closed or it went silent)") : "")
+                            + (exit == null && (lost < 0 || lost >= n || lost == r) ? notArrivedText(labels, r) : "")
                             + (alive > 0 ? "; ending the other " + alive + " PE(s)" : ""));
                         root.ending();
                         endAllAsync(SETTLE_NS);
