@@ -663,12 +663,14 @@ public final class ShmemRun
                         awaitErrPump(p); // its last words (a timeout naming who never arrived) come before the summary
                         final Integer exit = root.exitStatus();
                         final int lost = firstLost;
+                        // a collective timeout names the PE that never arrived; waiters that timed out and left are not the news
+                        final String hung = notArrivedText(labels, r);
                         logLine("shmemrun: " + labels.get(r) + " exited with status " + status
                             + (exit != null ? " (global exit(" + exit + "))" : "")
-                            + (exit == null && lost >= 0 && lost != r && lost < n ? "; the first PE lost was " + labels.get(lost)
+                            + (exit == null && hung.isEmpty() && lost >= 0 && lost != r && lost < n ? "; the first PE lost was " + labels.get(lost)
                                 + (seen[lost] ? " (it exited with status " + processes.get(lost).exitValue() + " without leaving the job)"
                                 : " (its control channel closed or it went silent)") : "")
-                            + (exit == null && (lost < 0 || lost >= n || lost == r) ? notArrivedText(labels, r) : "")
+                            + (exit == null ? hung : "")
                             + (alive > 0 ? "; ending the other " + alive + " PE(s)" : ""));
                         root.ending();
                         endAllAsync(SETTLE_NS);
