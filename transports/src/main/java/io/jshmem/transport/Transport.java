@@ -126,7 +126,11 @@ public interface Transport extends AutoCloseable
     /** Completes every operation the context issued to {@code pe}. */
     void peQuiet(TransportContext ctx, int pe);
 
-    /** Makes progress for transports that need the caller's help (a no-op when a thread does it). */
+    /**
+     * Makes progress from the calling thread, which waits on this transport or on words its peers write
+     * (the runtime calls it in every wait loop of a job that uses the transport). A transport without
+     * its own thread needs it; the proxy uses it to send and receive without its thread's wake-ups.
+     */
     void progress();
 
     /**

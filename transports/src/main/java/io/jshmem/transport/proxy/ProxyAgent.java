@@ -49,6 +49,9 @@ final class ProxyAgent implements Agent
     private final long timerNs;
     private final CommandRing.Handler onCommand = this::onCommand;
     volatile boolean sleeping;
+    /** Held for a duty cycle, by the proxy thread or by an API thread progressing while it waits. */
+    private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+    private boolean stopped;
     private long now = System.nanoTime();
     private long nextTimer;
 
@@ -79,7 +82,72 @@ final class ProxyAgent implements Agent
     @Override
     public int doWork() throws IOException
     {
-        now = System.nanoTime();
+        lock.lock(); // while a waiting API thread progresses, the proxy thread waits for it
+        try
+        {
+            now = System.nanoTime();
+            int work = sendAndFlush();
+            selector.selectNow();
+            if (!selector.selectedKeys().isEmpty()) // also the keys a sleeping select() found
+            {
+                work += handleSelected();
+            }
+            if (now - nextTimer >= 0)
+            {
+                timers();
+            }
+            return work;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * One duty cycle run by an API thread that waits on the proxy (a blocking get or atomic, quiet, a
+     * wait on a word peers write): its commands leave without waking the proxy thread, and replies and
+     * peers' requests are read and applied as they arrive, without the proxy thread's wake-up from the
+     * kernel. Reads go straight to the sockets (the selector belongs to the proxy thread, which may be
+     * asleep in it). Does nothing when another thread is progressing.
+     *
+     * @return the work done.
+     */
+    int progressFromCaller()
+    {
+        if (!lock.tryLock())
+        {
+            return 0;
+        }
+        try
+        {
+            if (stopped)
+            {
+                return 0;
+            }
+            now = System.nanoTime();
+            int work = sendAndFlush();
+            for (final PeerConnection c : connected)
+            {
+                if (!c.dead)
+                {
+                    work += receive(c);
+                }
+            }
+            if (now - nextTimer >= 0)
+            {
+                timers();
+            }
+            return work;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    private int sendAndFlush()
+    {
         int work = ring.read(onCommand, RING_BATCH);
         for (final PeerConnection c : connected)
         {
@@ -87,15 +155,6 @@ final class ProxyAgent implements Agent
             {
                 work += flush(c) > 0 ? 1 : 0;
             }
-        }
-        selector.selectNow();
-        if (!selector.selectedKeys().isEmpty()) // also the keys a sleeping select() found
-        {
-            work += handleSelected();
-        }
-        if (now - nextTimer >= 0)
-        {
-            timers();
         }
         return work;
     }
@@ -487,6 +546,9 @@ final class ProxyAgent implements Agent
     @Override
     public void onClose()
     {
+        lock.lock(); // no API thread is in a duty cycle while the sockets close, and none starts after
+        stopped = true;
+        lock.unlock();
         for (final PeerConnection c : connected)
         {
             try

@@ -597,6 +597,11 @@ public final class ProxyTransport implements Transport
         int count = 0;
         while (s.state != Completions.DONE)
         {
+            progress();
+            if (s.state == Completions.DONE)
+            {
+                break;
+            }
             count = idle.applyAsInt(count);
         }
     }
@@ -698,6 +703,7 @@ public final class ProxyTransport implements Transport
                     int count = 0;
                     while (cs[i].completed.get(pe) < targets[i][pe])
                     {
+                        progress();
                         count = idle.applyAsInt(count);
                     }
                 }
@@ -719,6 +725,11 @@ public final class ProxyTransport implements Transport
         int count = 0;
         while (ctx.pending(pe))
         {
+            progress();
+            if (!ctx.pending(pe))
+            {
+                break;
+            }
             count = idle.applyAsInt(count);
         }
     }
@@ -726,7 +737,11 @@ public final class ProxyTransport implements Transport
     @Override
     public void progress()
     {
-        // the agent thread progresses
+        final ProxyAgent a = agent;
+        if (a != null && !closed)
+        {
+            a.progressFromCaller();
+        }
     }
 
     @Override
