@@ -31,7 +31,7 @@ public final class Routines
         m.put("shmem_info_get_version", "Shmem.majorVersion()/minorVersion()");
         m.put("shmem_info_get_name", "Shmem.vendorName()");
         m.put("shmem_global_exit", "Shmem.globalExit(int)");
-        m.put("shmem_pcontrol", "n/a: profiling control has no Java counterpart");
+        m.put("shmem_pcontrol", "Shmem.pcontrol(int)");
         // Memory management
         m.put("shmem_malloc", "Shmem.malloc(long), allocateBytes/Shorts/Chars/Ints/Longs/Floats/Doubles(long)");
         m.put("shmem_calloc", "Shmem.calloc(long, long)");
