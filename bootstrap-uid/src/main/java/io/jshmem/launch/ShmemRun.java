@@ -52,6 +52,8 @@ public final class ShmemRun
     private volatile int firstLost = -1;
     /** WORLD PEs a collective timeout named as not arrived (the first such message of the job), or null. */
     private volatile int[] notArrived;
+    /** Indexes of exited PE processes, in exit order (the first failure is the one that happened first). */
+    private final java.util.concurrent.LinkedBlockingDeque<Integer> exits = new java.util.concurrent.LinkedBlockingDeque<>();
     /** Each PE's stderr pump: the summary of a PE's exit waits until its last lines were read. */
     private final java.util.Map<Process, Thread> errPumps = new java.util.concurrent.ConcurrentHashMap<>();
     private static final java.util.regex.Pattern NOT_ARRIVED =
@@ -253,6 +255,8 @@ public final class ShmemRun
         {
             p = pb.start();
             processes.add(p);
+            final int index = processes.size() - 1;
+            p.onExit().thenRun(() -> exits.offerLast(index)); // exits are judged in the order they happened
         }
         final String tag = options.tagOutput ? "[pe " + rank + "] " : "";
         pump(p.getInputStream(), out, tag, "shmemrun-out-" + rank);
@@ -649,11 +653,12 @@ public final class ShmemRun
         boolean timedOut = false;
         while (alive > 0)
         {
-            for (int r = 0; r < n; r++)
+            for (Integer exited = exits.pollFirst(); exited != null; exited = exits.pollFirst())
             {
-                final Process p = processes.get(r);
-                if (!seen[r] && !p.isAlive())
+                final int r = exited;
+                if (r < n && !seen[r])
                 {
+                    final Process p = processes.get(r);
                     seen[r] = true;
                     alive--;
                     final int status = p.exitValue();
@@ -697,7 +702,12 @@ public final class ShmemRun
             {
                 try
                 {
-                    Thread.sleep(50); // 20 polls a second: an idle job's launcher costs ~0.2 % of a core
+                    // an exit ends the wait at once; otherwise 20 polls a second (an idle job's launcher costs ~0.2 % of a core)
+                    final Integer exited = exits.pollFirst(50, java.util.concurrent.TimeUnit.MILLISECONDS);
+                    if (exited != null)
+                    {
+                        exits.offerFirst(exited);
+                    }
                 }
                 catch (final InterruptedException ex)
                 {
