@@ -169,11 +169,6 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             if (remote != null)
             {
                 remote.connect(map, endpoints);
-                final Transport carrier = remote;
-                if (java.util.stream.IntStream.range(0, map.size()).anyMatch(pe -> map.transport(bootstrap.rank(), pe) == carrier.id()))
-                {
-                    waitIdle.progress(carrier::progress); // waits progress the proxy from their own thread
-                }
             }
             final ShmemRuntime runtime = new ShmemRuntime(processWide, config, requested, bootstrap, heap, p2p, remote, map, waitIdle);
             bootstrap.barrier(); // every PE is constructed before anyone stores into a peer's sync words

@@ -12,8 +12,7 @@ import java.util.concurrent.locks.LockSupport;
  * to the PE it waits for when PEs outnumber cores), then short parks that grow to 200 µs (a long wait
  * costs little CPU); with yields -1 (the default while PEs do not outnumber cores) it never parks.
  * Every step past the first spins checks whether the job failed, so a wait notices
- * a lost PE or a global exit and throws instead of waiting forever. In a job whose PEs reach each other
- * through the proxy, every poll first lets the transport progress from the waiting thread. Safe from any thread.
+ * a lost PE or a global exit and throws instead of waiting forever. Stateless: safe from any thread.
  */
 final class WaitIdle
 {
@@ -24,8 +23,6 @@ final class WaitIdle
     private final int spins;
     private final int spinsAndYields;
     private final boolean parks;
-    /** The remote transport's progress, run on every poll of a job whose PEs reach each other through it. */
-    private volatile Runnable progress;
 
     WaitIdle(final Bootstrap bootstrap, final String prefix, final int spins, final int yields)
     {
@@ -36,19 +33,8 @@ final class WaitIdle
         this.parks = yields >= 0;
     }
 
-    /** Every poll from now on also progresses the remote transport ({@link io.jshmem.transport.Transport#progress()}). */
-    void progress(final Runnable transportProgress)
-    {
-        progress = transportProgress;
-    }
-
     int idle(final int count)
     {
-        final Runnable p = progress;
-        if (p != null)
-        {
-            p.run();
-        }
         if (count < spins)
         {
             Thread.onSpinWait();

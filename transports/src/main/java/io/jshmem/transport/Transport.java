@@ -127,9 +127,9 @@ public interface Transport extends AutoCloseable
     void peQuiet(TransportContext ctx, int pe);
 
     /**
-     * Makes progress from the calling thread, which waits on this transport or on words its peers write
-     * (the runtime calls it in every wait loop of a job that uses the transport). A transport without
-     * its own thread needs it; the proxy uses it to send and receive without its thread's wake-ups.
+     * Makes progress from the calling thread while it waits on this transport. The proxy calls it in its
+     * own waits (blocking gets and fetching atomics, quiet) to send and receive without its thread's
+     * wake-ups; waits on heap words leave progress to the transport's thread (see docs/transports.md).
      */
     void progress();
 
