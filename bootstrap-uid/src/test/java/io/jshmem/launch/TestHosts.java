@@ -17,39 +17,39 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Drives {@code bin/test-hosts} for the multi-host tests, with a prefix and subnet of the test's own
  * so concurrent runs do not collide; {@link #down()} tears everything down and asserts nothing is left.
  */
-final class TestHosts
+public final class TestHosts
 {
     /** The worktree: tests run in the module directory. */
-    static final Path ROOT = Path.of("").toAbsolutePath().getParent();
-    static final Path SCRIPT = ROOT.resolve("bin/test-hosts");
+    public static final Path ROOT = Path.of("").toAbsolutePath().getParent();
+    public static final Path SCRIPT = ROOT.resolve("bin/test-hosts");
 
-    final String prefix;
-    final String net;
+    public final String prefix;
+    public final String net;
 
-    TestHosts(final String prefix, final String net)
+    public TestHosts(final String prefix, final String net)
     {
         this.prefix = prefix;
         this.net = net;
     }
 
     /** @return the name of host i (1-based). */
-    String host(final int i)
+    public String host(final int i)
     {
         return prefix + i;
     }
 
     /** @return the agent template running a command on a test host. */
-    String agent()
+    public String agent()
     {
         return SCRIPT + " exec {host}";
     }
 
     /** A command's status and output (stdout then stderr). */
-    record Result(int status, String out, String err)
+    public record Result(int status, String out, String err)
     {
     }
 
-    Result run(final String... args) throws IOException, InterruptedException
+    public Result run(final String... args) throws IOException, InterruptedException
     {
         final List<String> cmd = new ArrayList<>();
         cmd.add(SCRIPT.toString());
@@ -68,7 +68,7 @@ final class TestHosts
     }
 
     /** Brings up n hosts after clearing what a failed earlier run may have left. */
-    void up(final int n) throws IOException, InterruptedException
+    public void up(final int n) throws IOException, InterruptedException
     {
         run("down");
         final Result r = run("up", Integer.toString(n));
@@ -76,7 +76,7 @@ final class TestHosts
     }
 
     /** @return the heap files (jshmem-*) in host i's /dev/shm. */
-    List<String> heapFiles(final int i) throws IOException
+    public List<String> heapFiles(final int i) throws IOException
     {
         try (var files = Files.list(Path.of("/run/jshmem-test-hosts", prefix, host(i))))
         {
@@ -85,7 +85,7 @@ final class TestHosts
     }
 
     /** @return pids of processes in the hosts' network namespaces. */
-    List<String> processes(final int n) throws IOException, InterruptedException
+    public List<String> processes(final int n) throws IOException, InterruptedException
     {
         final List<String> pids = new ArrayList<>();
         for (int i = 1; i <= n; i++)
@@ -102,7 +102,7 @@ final class TestHosts
     }
 
     /** Tears down and asserts no namespace, mount, directory or process of this prefix is left. */
-    void down() throws IOException, InterruptedException
+    public void down() throws IOException, InterruptedException
     {
         final Result r = run("down");
         assertEquals(0, r.status(), "test-hosts down: " + r);

@@ -1,5 +1,6 @@
 package io.jshmem.conformance;
 
+import io.jshmem.launch.TestHosts;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicContainer;
@@ -71,30 +72,19 @@ class SuiteIT
     static final String HOSTS_PREFIX = "jsc";
     private static boolean hostsUp;
 
-    /** bin/test-hosts, found from the module directory the tests run in. */
-    static java.nio.file.Path testHosts()
-    {
-        return java.nio.file.Path.of("").toAbsolutePath().getParent().resolve("bin/test-hosts");
-    }
+    /** The two test hosts of the two-host variant (bin/test-hosts), up on first demand, down after the suite. */
+    static final TestHosts HOSTS = new TestHosts(HOSTS_PREFIX, "10.83.0");
 
-    static synchronized void hosts(final String verb)
+    static synchronized void hostsUp()
     {
+        if (hostsUp)
+        {
+            return;
+        }
         try
         {
-            final ProcessBuilder pb = new ProcessBuilder(testHosts().toString(), verb, "up".equals(verb) ? "2" : "").redirectErrorStream(true);
-            if (!"up".equals(verb))
-            {
-                pb.command().removeLast();
-            }
-            pb.environment().put("JSHMEM_TEST_HOSTS_PREFIX", HOSTS_PREFIX);
-            pb.environment().put("JSHMEM_TEST_HOSTS_NET", "10.83.0");
-            final Process p = pb.start();
-            final String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0)
-            {
-                throw new IllegalStateException("bin/test-hosts " + verb + " failed: " + out);
-            }
-            hostsUp = "up".equals(verb);
+            HOSTS.up(2);
+            hostsUp = true;
         }
         catch (final IOException ex)
         {
@@ -106,6 +96,7 @@ class SuiteIT
             throw new IllegalStateException(ex);
         }
     }
+
     /** Programs per shared job. */
     static final int CHUNK = 40;
 
@@ -292,13 +283,10 @@ class SuiteIT
                 {
                     if (k.equals(HOSTS_KEY))
                     {
-                        if (!hostsUp)
-                        {
-                            hosts("up");
-                        }
+                        hostsUp();
                         final int half = job.pes() / 2;
-                        extra.addAll(List.of("--hosts", HOSTS_PREFIX + "1:" + (job.pes() - half) + "," + HOSTS_PREFIX + "2:" + half,
-                            "--agent", testHosts() + " exec {host}"));
+                        extra.addAll(List.of("--hosts", HOSTS.host(1) + ":" + (job.pes() - half) + "," + HOSTS.host(2) + ":" + half,
+                            "--agent", HOSTS.agent()));
                         return;
                     }
                     extra.add("-x");
@@ -436,7 +424,15 @@ class SuiteIT
     {
         if (hostsUp)
         {
-            hosts("down");
+            hostsUp = false;
+            try
+            {
+                HOSTS.down(); // and asserts no namespace, mount or process of the prefix is left
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
         }
         if (filtered || RESULTS.isEmpty())
         {

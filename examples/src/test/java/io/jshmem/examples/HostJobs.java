@@ -1,5 +1,6 @@
 package io.jshmem.examples;
 
+import io.jshmem.launch.TestHosts;
 import java.io.BufferedReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

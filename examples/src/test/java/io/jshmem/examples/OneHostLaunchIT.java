@@ -1,5 +1,6 @@
 package io.jshmem.examples;
 
+import io.jshmem.launch.TestHosts;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
