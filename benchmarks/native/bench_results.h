@@ -183,6 +183,19 @@ static inline long now_ns(void)
     return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
+/* shmem_init, then me and n; a point-to-point program (min_pes 2) ends the job with status 2 below it. */
+static void bench_init(int min_pes)
+{
+    shmem_init();
+    me = shmem_my_pe();
+    n = shmem_n_pes();
+    if (n < min_pes)
+    {
+        fprintf(stderr, BENCH_PROGRAM " needs at least %d PEs (oshrun -np %d ...)\n", min_pes, min_pes);
+        shmem_global_exit(2);
+    }
+}
+
 /* Parses --reps N, --quick and --csv FILE (the Java programs' options); anything else exits with 2. */
 static void bench_parse_args(int argc, char **argv, int *reps, int *warmup, const char **csv)
 {

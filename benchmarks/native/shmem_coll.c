@@ -180,9 +180,7 @@ int main(int argc, char **argv)
         psync[0][s] = psync[1][s] = timing_psync[s] = SHMEM_SYNC_VALUE;
     }
 
-    shmem_init();
-    me = shmem_my_pe();
-    n = shmem_n_pes();
+    bench_init(1);
     shmem_barrier_all(); /* every PE's pSync is initialized before anyone uses it */
     for (int w = 0; w < warmup; w++) /* the warm-up passes, as the Java side's; their values are then dropped */
     {

@@ -296,14 +296,7 @@ int main(int argc, char **argv)
     const char *csv = NULL;
     bench_parse_args(argc, argv, &reps, &warmup, &csv);
 
-    shmem_init();
-    me = shmem_my_pe();
-    n = shmem_n_pes();
-    if (n < 2)
-    {
-        fprintf(stderr, "shmem_p2p needs at least 2 PEs (oshrun -np 2 ...)\n");
-        shmem_global_exit(2);
-    }
+    bench_init(2);
     src = malloc(BUF_BYTES);
     dst = malloc(BUF_BYTES);
     if (src == NULL || dst == NULL)

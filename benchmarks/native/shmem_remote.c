@@ -136,14 +136,7 @@ int main(int argc, char **argv)
     const char *csv = NULL;
     bench_parse_args(argc, argv, &reps, &warmup, &csv);
 
-    shmem_init();
-    me = shmem_my_pe();
-    n = shmem_n_pes();
-    if (n < 2)
-    {
-        fprintf(stderr, "shmem_remote needs at least 2 PEs\n");
-        shmem_global_exit(2);
-    }
+    bench_init(2);
     peer = n - 1;
     big = aligned_alloc(4096, BIG_BYTES);
     if (big == NULL)

@@ -91,10 +91,8 @@ public final class IdleBench
 
     private static void row(final String name, final double[] values)
     {
-        final double[] v = values.clone();
-        Arrays.sort(v);
-        final double median = v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-        System.out.printf(Locale.ROOT, "%-8s %9.3f%% %9.3f%% %9.3f%%%n", name, median, v[0], v[v.length - 1]);
+        final Results.Row r = new Results.Row(name, 0, "%", Arrays.stream(values).boxed().toList());
+        System.out.printf(Locale.ROOT, "%-8s %9.3f%% %9.3f%% %9.3f%%%n", name, r.median(), r.min(), r.max());
     }
 
     private static int positive(final String[] args, final int i)

@@ -279,7 +279,7 @@ public final class UidBootstrap extends AbstractBootstrap
      */
     private JobFailedException formationFailed(final JobFailedException lost)
     {
-        if (lost instanceof ShmemTimeoutException || lost.getCause() instanceof ShmemInitException)
+        if (lost instanceof ShmemTimeoutException)
         {
             return lost;
         }
@@ -291,13 +291,21 @@ public final class UidBootstrap extends AbstractBootstrap
         {
             return lost;
         }
-        final long until = System.nanoTime() + 2_000_000_000L;
-        while (!missing.isDone() && System.nanoTime() - until < 0 && !control.isClosed())
+        final List<String> m;
+        try
         {
-            sleepMs(5);
+            m = missing.get(2, TimeUnit.SECONDS); // the job has failed already: no failure check, only a bound
         }
-        final List<String> m = missing.getNow(null);
-        if (m == null || m.isEmpty())
+        catch (final java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException ex)
+        {
+            return lost;
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return lost;
+        }
+        if (m.isEmpty())
         {
             return lost;
         }

@@ -23,11 +23,6 @@ final class ProxyContext implements TransportContext
         this.owner = owner;
     }
 
-    boolean pending(final int pe)
-    {
-        return completed.get(pe) < issued.get(pe);
-    }
-
     @Override
     public void close()
     {

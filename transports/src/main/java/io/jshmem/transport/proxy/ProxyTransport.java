@@ -674,7 +674,7 @@ public final class ProxyTransport implements Transport
         final ProxyContext ctx = (ProxyContext)context;
         for (final int pe : remotePes)
         {
-            awaitCompleted(ctx, pe);
+            awaitCompleted(ctx, pe, ctx.issued.get(pe));
         }
     }
 
@@ -700,12 +700,7 @@ public final class ProxyTransport implements Transport
             {
                 for (final int pe : remotePes)
                 {
-                    int count = 0;
-                    while (cs[i].completed.get(pe) < targets[i][pe])
-                    {
-                        progress();
-                        count = idle.applyAsInt(count);
-                    }
+                    awaitCompleted(cs[i], pe, targets[i][pe]);
                 }
             }
         }
@@ -716,17 +711,19 @@ public final class ProxyTransport implements Transport
     {
         if (pe >= 0 && pe < n && reached[pe])
         {
-            awaitCompleted((ProxyContext)context, pe);
+            final ProxyContext ctx = (ProxyContext)context;
+            awaitCompleted(ctx, pe, ctx.issued.get(pe));
         }
     }
 
-    private void awaitCompleted(final ProxyContext ctx, final int pe)
+    /** Waits until pe acknowledged the context's requests up to {@code issued} (those issued before the quiet). */
+    private void awaitCompleted(final ProxyContext ctx, final int pe, final long issued)
     {
         int count = 0;
-        while (ctx.pending(pe))
+        while (ctx.completed.get(pe) < issued)
         {
             progress();
-            if (!ctx.pending(pe))
+            if (ctx.completed.get(pe) >= issued)
             {
                 break;
             }
