@@ -75,8 +75,10 @@ class TestHostsIT
             assertEquals(1, unknown.status());
             assertTrue(unknown.err().contains("unknown host 'jsth3' (hosts up: ") && unknown.err().contains("jsth1 jsth2"), unknown.toString());
             assertEquals(2, hosts.run("exec", "jsth1").status(), "usage");
+            // the script comes on stdin: the checkout (e.g. under a mode-700 mktemp directory) need not be readable by nobody
             final Process notRoot = new ProcessBuilder("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-                TestHosts.SCRIPT.toString(), "up", "1").redirectErrorStream(true).start();
+                "bash", "-s", "up", "1").redirectInput(TestHosts.SCRIPT.toFile()).redirectErrorStream(true).directory(new java.io.File("/"))
+                .start();
             final String notRootText = new String(notRoot.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertEquals(1, notRoot.waitFor());
             assertTrue(notRootText.contains("test-hosts: must run as root"), notRootText);
