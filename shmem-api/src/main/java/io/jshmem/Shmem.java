@@ -21,7 +21,9 @@ import java.util.ServiceLoader;
  * {@link #init()} returns the process's PE, configured from the environment its launcher set
  * ({@code bin/shmemrun}, torchrun, SLURM, MPI, or none for a single PE). As in OpenSHMEM 1.6, init may
  * be called again while initialized (it returns the same PE) and each init needs a matching
- * {@link #close()}; the last close finalizes. {@link #create} makes an independent PE from an explicit
+ * {@link #close()}; the last close finalizes. After the last close, init may be called again: every PE
+ * of the job does so, and the job forms anew (same PEs, same numbers, a new heap; objects, teams and
+ * contexts of the earlier init are gone). {@link #create} makes an independent PE from an explicit
  * configuration (several PEs in one JVM, as tests do).
  * <p>
  * Threads: under {@link ThreadLevel#MULTIPLE} any thread may call any method; allocation and
@@ -32,7 +34,8 @@ public abstract class Shmem extends ShmemContext
     private static final Object LOCK = new Object();
     private static Shmem processPe;
     private static int processRefs;
-    private static boolean processFinalized;
+    /** Inits of this process that formed a job (1.6: a new one may follow the last finalize). */
+    private static int processGeneration;
 
     private final boolean processWide;
 
@@ -49,7 +52,10 @@ public abstract class Shmem extends ShmemContext
     // ------------------------------------------------------------------ setup
 
     /**
-     * {@code shmem_init}: initializes (or, if already initialized, returns) this process's PE.
+     * {@code shmem_init}: initializes (or, if already initialized, returns) this process's PE. After the
+     * last {@link #close()} it initializes again (OpenSHMEM 1.6), collectively: every PE of the job must
+     * call it; a PE that comes early waits (within {@code SHMEM_BOOTSTRAP_TIMEOUT}) until every PE has
+     * finalized the previous init. A job that failed or called global exit does not initialize again.
      *
      * @return the PE.
      * @throws ShmemInitException if initialization fails; the message says why and what to change.
@@ -78,18 +84,15 @@ public abstract class Shmem extends ShmemContext
                 processRefs++;
                 return processPe;
             }
-            if (processFinalized)
-            {
-                throw new ShmemInitException("jshmem: init after the last finalize: a job's PEs cannot re-form in the same " +
-                    "process; keep one init/close pair open for the life of the program");
-            }
-            final Shmem pe = provider().create(config, requested == null ? ThreadLevel.SINGLE : requested);
+            final int generation = processGeneration + 1;
+            final Shmem pe = provider().create(config, requested == null ? ThreadLevel.SINGLE : requested, generation);
             if (!pe.processWide)
             {
                 throw new IllegalStateException("provider returned a non-process PE");
             }
             processPe = pe;
             processRefs = 1;
+            processGeneration = generation;
             return pe;
         }
     }
@@ -162,7 +165,6 @@ public abstract class Shmem extends ShmemContext
                 }
                 processPe = null;
                 processRefs = 0;
-                processFinalized = true;
             }
         }
         if (handler.isPresent())

@@ -102,7 +102,7 @@ public abstract sealed class SymmetricArray<A>
     {
         if (!allocation.isLive())
         {
-            throw new IllegalArgumentException(allocation.space().prefix() + "use of a freed symmetric object: " + this);
+            throw new IllegalArgumentException(allocation.space().prefix() + "use of a freed symmetric object (freed, reallocated, or its PE finalized): " + this);
         }
     }
 

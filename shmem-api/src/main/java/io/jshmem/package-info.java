@@ -1,5 +1,5 @@
 /**
- * jshmem's public API: OpenSHMEM 1.5 (with the 1.6 additions) in Java clothes.
+ * jshmem's public API: OpenSHMEM 1.6 in Java clothes.
  * <p>
  * {@link io.jshmem.Shmem#init()} starts a PE; allocation is collective and returns typed symmetric
  * handles ({@link io.jshmem.SymmetricLongs}, ...) naming the same object on every PE; one-sided

@@ -342,7 +342,7 @@ abstract class AbstractBootstrap implements Bootstrap
      */
     final void exitWithLauncher(final long launcherPid)
     {
-        LauncherWatch.watch(launcherPid, () ->
+        LauncherWatch.watch(launcherPid, this, () ->
         {
             final JobFailedException ex = new JobFailedException(prefix() + "bootstrap: the launcher (pid " + launcherPid
                 + ") ended; ending this PE with status 1", -1, null);

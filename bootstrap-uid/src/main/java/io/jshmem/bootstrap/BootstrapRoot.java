@@ -29,6 +29,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * connections wait for it at once, more are closed on arrival (a PE retries); an arrival the admission
  * rejects gets a REJECT and nothing else changes. Drops and rejections are logged, rate-limited
  * ({@link DropLog}).
+ * <p>
+ * Generations (OpenSHMEM 1.6: init again after the last finalize): every HELLO names the PE's
+ * generation, the number of its process's init. The root serves one generation at a time. A PE of the
+ * next generation that arrives while PEs of the current one have not left gets RETRY (it connects
+ * again); once all have left (farewell, not loss), the root starts the next generation afresh: no
+ * member, an empty store, job id {@code <job id>.g<n>}. A root that lives in PE 0's own bootstrap
+ * (torchrun, SLURM, MPI modes) ends with its generation and only ever says RETRY to the next one; PE
+ * 0's next init hosts the next root on the same address. A job that failed or exited does not start
+ * again: its next generation is rejected.
  */
 public final class BootstrapRoot implements AutoCloseable
 {
@@ -61,6 +70,7 @@ public final class BootstrapRoot implements AutoCloseable
     private final String jobId;
     private final String name;
     private final int expectedSize;
+    private final boolean advances;
     private final StoreCore store = new StoreCore();
     private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
     private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
@@ -71,15 +81,18 @@ public final class BootstrapRoot implements AutoCloseable
     private Member[] members;
     private int joined;
     private boolean formed;
+    private int generation;
     private volatile Integer exitStatus;
     private volatile boolean closed;
     private volatile boolean ending;
 
-    private BootstrapRoot(final BootstrapSettings settings, final int expectedSize, final byte[] secret, final InetSocketAddress bind)
-        throws IOException
+    private BootstrapRoot(final BootstrapSettings settings, final int expectedSize, final byte[] secret, final InetSocketAddress bind,
+        final boolean advances) throws IOException
     {
         this.settings = settings;
         this.expectedSize = expectedSize;
+        this.advances = advances;
+        this.generation = settings.generation();
         this.secret = secret;
         this.logPrefix = settings.rootLogPrefix() != null ? settings.rootLogPrefix() : "bootstrap: root: ";
         this.jobId = settings.jobId() != null ? settings.jobId() : BootstrapRoot.randomJobId();
@@ -138,9 +151,24 @@ public final class BootstrapRoot implements AutoCloseable
 
     static BootstrapRoot start(final BootstrapSettings settings, final int expectedSize, final byte[] secret, final InetSocketAddress bind)
     {
+        return start(settings, expectedSize, secret, bind, true);
+    }
+
+    /**
+     * Starts the root PE 0 hosts for one generation ({@link BootstrapSettings#generation()}): it tells PEs
+     * of later generations to retry, and PE 0 closes it when its generation ends.
+     */
+    static BootstrapRoot startHosted(final BootstrapSettings settings, final int size, final byte[] secret, final InetSocketAddress bind)
+    {
+        return start(settings, size, secret, bind, false);
+    }
+
+    private static BootstrapRoot start(final BootstrapSettings settings, final int expectedSize, final byte[] secret,
+        final InetSocketAddress bind, final boolean advances)
+    {
         try
         {
-            return new BootstrapRoot(settings, expectedSize, secret == null ? UniqueId.randomSecret() : secret.clone(), bind);
+            return new BootstrapRoot(settings, expectedSize, secret == null ? UniqueId.randomSecret() : secret.clone(), bind, advances);
         }
         catch (final IOException ex)
         {
@@ -161,10 +189,34 @@ public final class BootstrapRoot implements AutoCloseable
         return id;
     }
 
-    /** @return the job id this root hands every PE. */
+    /** @return the job id this root hands every PE of the first generation (later ones add {@code .g<n>}). */
     public String jobId()
     {
         return jobId;
+    }
+
+    /** @return the generation the root serves now (1 until the job's PEs re-initialize). */
+    public int generation()
+    {
+        synchronized (lock)
+        {
+            return generation;
+        }
+    }
+
+    /**
+     * @return the job id of a generation: the root's for the first, {@code <job id>.g<n>} for later ones
+     *         (so no name of a generation, heap files included, is another's), at most 64 characters.
+     */
+    static String generationJobId(final String jobId, final int generation)
+    {
+        if (generation <= 1)
+        {
+            return jobId;
+        }
+        final String suffix = ".g" + generation;
+        final int keep = Math.min(jobId.length(), 64 - suffix.length());
+        return jobId.substring(0, keep) + suffix;
     }
 
     /** @return connections dropped or rejected so far (strangers, bad handshakes, refused arrivals). */
@@ -399,13 +451,32 @@ public final class BootstrapRoot implements AutoCloseable
         final int peSize = r.i32();
         final String host = r.str();
         final int port = r.i32();
-        final String reject;
+        final int peGeneration = version == Wire.PROTOCOL_VERSION ? r.i32() : 0;
+        String reject = null;
+        String retry = null;
         final Member m;
         final boolean complete;
+        final String welcomeJobId;
         synchronized (lock)
         {
-            reject = Admission.check(version, rank, peSize, size, expectedSize, formed, taken());
-            if (reject == null)
+            if (version == Wire.PROTOCOL_VERSION && peGeneration != generation)
+            {
+                final String turn = turn(rank, peGeneration);
+                if (turn != null && turn.startsWith(RETRY))
+                {
+                    retry = turn.substring(RETRY.length());
+                }
+                else
+                {
+                    reject = turn;
+                }
+            }
+            if (reject == null && retry == null)
+            {
+                reject = Admission.check(version, rank, peSize, size, expectedSize, formed, taken());
+            }
+            welcomeJobId = generationJobId(jobId, generation);
+            if (reject == null && retry == null)
             {
                 if (members == null)
                 {
@@ -425,6 +496,11 @@ public final class BootstrapRoot implements AutoCloseable
                 complete = false;
             }
         }
+        if (retry != null)
+        {
+            ch.trySend(Wire.RETRY, new Wire.Writer().str(retry).toBytes());
+            return null;
+        }
         if (reject != null)
         {
             drops.drop("rejected " + ch.remote() + ": " + reject);
@@ -433,7 +509,7 @@ public final class BootstrapRoot implements AutoCloseable
         }
         if (complete)
         {
-            final Wire.Writer w = new Wire.Writer().i32(size).str(jobId);
+            final Wire.Writer w = new Wire.Writer().i32(size).str(welcomeJobId);
             for (final Member each : members)
             {
                 w.str(each.host).i32(each.port);
@@ -445,6 +521,74 @@ public final class BootstrapRoot implements AutoCloseable
             }
         }
         return m;
+    }
+
+    private static final String RETRY = "retry:";
+
+    /**
+     * Decides about a PE of another generation than the current one; under the lock. Starts the next
+     * generation when that is due.
+     *
+     * @return null to go on to admission (the root now serves the PE's generation), {@link #RETRY} and why
+     *         for a PE that is early, or why the PE is rejected.
+     */
+    private String turn(final int rank, final int peGeneration)
+    {
+        if (peGeneration < generation)
+        {
+            return "PE " + rank + " is at init " + peGeneration + " of its process, but the job is at init " + generation
+                + ": its PEs finalized and initialized again without this PE";
+        }
+        if (peGeneration > generation + 1)
+        {
+            return "PE " + rank + " is at init " + peGeneration + " of its process, but the job is at init " + generation
+                + ": a PE cannot skip an init of the others";
+        }
+        if (exitStatus != null)
+        {
+            return "PE " + rank + " initialized again (init " + peGeneration + "), but the job called global exit("
+                + exitStatus + ") during init " + generation;
+        }
+        final List<Integer> lost = new ArrayList<>();
+        final List<Integer> in = new ArrayList<>();
+        if (members != null)
+        {
+            for (int i = 0; i < members.length; i++)
+            {
+                if (members[i] == null || !members[i].left)
+                {
+                    (members[i] != null && members[i].lost ? lost : in).add(i);
+                }
+            }
+        }
+        if (!lost.isEmpty())
+        {
+            return "PE " + rank + " initialized again (init " + peGeneration + "), but init " + generation
+                + " of the job failed (PEs " + lost + " were lost): a failed job does not start again";
+        }
+        if (!formed)
+        {
+            return RETRY + "the job's init " + generation + " has not formed yet" + (in.isEmpty() ? "" : " (waiting for PEs " + in + ")");
+        }
+        if (!in.isEmpty())
+        {
+            return RETRY + "the job's init " + generation + " has not ended: PEs " + in + " have not finalized yet";
+        }
+        if (!advances)
+        {
+            return RETRY + "this root (hosted by PE 0) serves init " + generation + " only; PE 0 hosts the next one";
+        }
+        generation = peGeneration;
+        size = expectedSize;
+        members = expectedSize > 0 ? new Member[expectedSize] : null;
+        joined = 0;
+        formed = false;
+        store.clear();
+        if (settings.debug())
+        {
+            log("init " + generation + " of the job begins (PE " + rank + " arrived)");
+        }
+        return null;
     }
 
     /** @return the remote address holding each rank (null: free), or null before the first PE; under the lock. */

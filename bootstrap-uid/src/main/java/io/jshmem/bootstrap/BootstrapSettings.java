@@ -27,6 +27,7 @@ public final class BootstrapSettings
     private String rootLogPrefix;
     private int maxPendingHandshakes = 64;
     private long launcherPid;
+    private int generation = 1;
 
     private BootstrapSettings()
     {
@@ -51,6 +52,7 @@ public final class BootstrapSettings
         s.rootLogPrefix = rootLogPrefix;
         s.maxPendingHandshakes = maxPendingHandshakes;
         s.launcherPid = launcherPid;
+        s.generation = generation;
         return s;
     }
 
@@ -202,6 +204,31 @@ public final class BootstrapSettings
         }
         final BootstrapSettings s = copy();
         s.maxPendingHandshakes = v;
+        return s;
+    }
+
+    /**
+     * @return which init of this process the bootstrap serves: 1 for the first, n for the init after the
+     *         (n-1)th last finalize (OpenSHMEM 1.6 re-initialization). The root admits one generation at a
+     *         time and tells PEs of the next one to retry until every PE of the current one has left.
+     */
+    public int generation()
+    {
+        return generation;
+    }
+
+    /**
+     * @param v the generation (at least 1).
+     * @return a copy with {@link #generation()} set to {@code v}.
+     */
+    public BootstrapSettings withGeneration(final int v)
+    {
+        if (v < 1)
+        {
+            throw new IllegalArgumentException("generation " + v + " < 1");
+        }
+        final BootstrapSettings s = copy();
+        s.generation = v;
         return s;
     }
 
@@ -365,6 +392,6 @@ public final class BootstrapSettings
     {
         return "BootstrapSettings[launcher=" + launcher + " timeout=" + timeoutNs / 1_000_000 + "ms peerTimeout="
             + peerTimeoutNs / 1_000_000 + "ms ifname=" + ifname + " family=" + family + " sessionId=" + sessionId
-            + " jobId=" + jobId + " launcherPid=" + launcherPid + "]";
+            + " jobId=" + jobId + " launcherPid=" + launcherPid + " generation=" + generation + "]";
     }
 }

@@ -58,7 +58,8 @@ public final class Bootstraps
         final InetSocketAddress root = Net.parseHostPort(env.rootAddress(), "root address (SHMEM_BOOTSTRAP_UID_SESSION_ID or MASTER_ADDR:MASTER_PORT)");
         if (env.rank() == 0)
         {
-            final BootstrapRoot r = BootstrapRoot.start(s.withRootLogPrefix(prefix + "bootstrap: root: "), env.size(), env.secret(), root);
+            // PE 0's root lives for this init only: a later init (OpenSHMEM 1.6) hosts a new one on the same address
+            final BootstrapRoot r = BootstrapRoot.startHosted(s.withRootLogPrefix(prefix + "bootstrap: root: "), env.size(), env.secret(), root);
             return UidBootstrap.connectHosting(r, env.size(), s);
         }
         return UidBootstrap.connect(UniqueId.of(env.secret(), root), env.rank(), env.size(), s);

@@ -15,6 +15,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * reused pid), or, if it was this process's parent, when this process has a new parent (it was
  * orphaned: even a dead launcher nobody reaped counts). A launcher already gone at registration runs
  * the action at once, on the watch thread.
+ * <p>
+ * A process that initializes again (OpenSHMEM 1.6) registers each generation's bootstrap: the newest
+ * action runs first (its exit hooks are the live ones: a heap file being created, say), and a new
+ * registration drops the actions of bootstraps that have closed since (the newest one ends the process
+ * as well as they would).
  */
 final class LauncherWatch
 {
@@ -25,7 +30,11 @@ final class LauncherWatch
     private final long pid;
     private final boolean wasParent;
     private final Optional<Instant> started;
-    private final List<Runnable> actions = new CopyOnWriteArrayList<>();
+    private final List<Action> actions = new CopyOnWriteArrayList<>();
+
+    private record Action(AbstractBootstrap owner, Runnable onEnd)
+    {
+    }
 
     private LauncherWatch(final long pid)
     {
@@ -38,9 +47,10 @@ final class LauncherWatch
      * Runs {@code onEnd} once when process {@code pid} ends (at once if it has already ended).
      *
      * @param pid   the launcher's pid (positive).
+     * @param owner the bootstrap registering (its action is dropped at a later registration once it has closed).
      * @param onEnd what to do then (on the watch thread).
      */
-    static void watch(final long pid, final Runnable onEnd)
+    static void watch(final long pid, final AbstractBootstrap owner, final Runnable onEnd)
     {
         final LauncherWatch w;
         final boolean start;
@@ -49,7 +59,8 @@ final class LauncherWatch
             final LauncherWatch existing = WATCHES.get(pid);
             start = existing == null;
             w = start ? new LauncherWatch(pid) : existing;
-            w.actions.add(onEnd);
+            w.actions.removeIf(a -> a.owner().closed());
+            w.actions.add(0, new Action(owner, onEnd));
             if (start)
             {
                 WATCHES.put(pid, w);
@@ -95,11 +106,11 @@ final class LauncherWatch
         {
             WATCHES.remove(pid);
         }
-        for (final Runnable a : actions)
+        for (final Action a : actions)
         {
             try
             {
-                a.run();
+                a.onEnd().run();
             }
             catch (final RuntimeException ex)
             {

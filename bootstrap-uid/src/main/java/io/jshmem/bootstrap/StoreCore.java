@@ -106,6 +106,13 @@ final class StoreCore
         }
     }
 
+    /** Forgets every key and waiter: a new generation of the job starts with an empty store. */
+    synchronized void clear()
+    {
+        map.clear();
+        waiters.clear();
+    }
+
     /** Forgets every waiter registered by {@code owner}. */
     synchronized void cancel(final Object owner)
     {

@@ -22,6 +22,12 @@ import java.util.concurrent.TimeUnit;
  * barrier over lazily opened, authenticated PE-to-PE connections. The control channel to the root
  * stays open for the job's life (heartbeats both ways, the store, loss reports, global exit).
  * <p>
+ * Generations: HELLO names {@link BootstrapSettings#generation()}; a root still serving the previous
+ * generation (PEs that have not finalized yet, or PE 0's root of the previous init) answers RETRY, and
+ * the PE connects again, with backoff, within the same formation deadline. At a later init a root that
+ * closes the connection before admitting the PE counts as such an answer too (PE 0's previous root
+ * closing while the PE connected); at the first init it is a failure, as always.
+ * <p>
  * Threads: collectives from one thread at a time; everything else from any thread. Background
  * threads are daemon and named {@code jshmem-bootstrap-pe<rank>-...}.
  */
@@ -90,28 +96,59 @@ public final class UidBootstrap extends AbstractBootstrap
         {
             throw new IllegalArgumentException("rank " + rank + " outside 0.." + (size - 1) + " (size " + size + ")");
         }
-        final UidBootstrap b;
-        try
+        final long deadline = System.nanoTime() + settings.timeoutNs();
+        long backoffMs = 20;
+        while (true)
         {
-            b = new UidBootstrap(id, rank, size, settings);
+            final UidBootstrap b;
+            try
+            {
+                b = new UidBootstrap(id, rank, size, settings);
+            }
+            catch (final IOException ex)
+            {
+                throw new ShmemInitException(ShmemException.pePrefix(rank, size) + "bootstrap: cannot open a listener: " + ex.getMessage(), ex);
+            }
+            if (settings.launcherPid() > 0)
+            {
+                b.exitWithLauncher(settings.launcherPid());
+            }
+            try
+            {
+                b.form(deadline);
+                return b;
+            }
+            catch (final RetryLater retry)
+            {
+                b.closeNow(false);
+                if (System.nanoTime() + backoffMs * 1_000_000 > deadline)
+                {
+                    throw new ShmemTimeoutException(b.prefix() + "bootstrap: the job did not form within " + settings.timeoutNs() / 1_000_000
+                        + " ms (SHMEM_BOOTSTRAP_TIMEOUT): this PE is at init " + settings.generation() + " of its process, and the root at "
+                        + b.where() + " still says: " + retry.getMessage(), new int[0]);
+                }
+                sleepMs(backoffMs);
+                backoffMs = Math.min(500, backoffMs * 2);
+            }
+            catch (final RuntimeException ex)
+            {
+                b.closeNow(false);
+                throw ex;
+            }
         }
-        catch (final IOException ex)
+    }
+
+    private static final String ROOT_GOING = "the root closed the connection before admitting this PE (at a later init, the root of "
+        + "the previous one may be closing, e.g. PE 0's under torchrun; ";
+
+    /** The root serves an earlier generation of the job still: close this attempt and connect again. */
+    private static final class RetryLater extends RuntimeException
+    {
+        private static final long serialVersionUID = 1L;
+
+        RetryLater(final String why)
         {
-            throw new ShmemInitException(ShmemException.pePrefix(rank, size) + "bootstrap: cannot open a listener: " + ex.getMessage(), ex);
-        }
-        if (settings.launcherPid() > 0)
-        {
-            b.exitWithLauncher(settings.launcherPid());
-        }
-        try
-        {
-            b.form();
-            return b;
-        }
-        catch (final RuntimeException ex)
-        {
-            b.closeNow(false);
-            throw ex;
+            super(why, null, false, false);
         }
     }
 
@@ -131,14 +168,13 @@ public final class UidBootstrap extends AbstractBootstrap
         }
     }
 
-    private void form()
+    private void form(final long deadline)
     {
-        final long deadline = System.nanoTime() + settings.timeoutNs();
         final Channel ch = connectRoot(deadline);
         control = ch;
         startThread("control", () -> readControl(ch));
         sendToRoot(Wire.HELLO, new Wire.Writer().i16(Wire.PROTOCOL_VERSION).i32(rank).i32(size)
-            .str(advertised.getHostAddress()).i32(links.port()).toBytes(), "join");
+            .str(advertised.getHostAddress()).i32(links.port()).i32(settings.generation()).toBytes(), "join");
         startThread("ticker", this::tickLoop);
         Wire.Reader table;
         try
@@ -242,6 +278,10 @@ public final class UidBootstrap extends AbstractBootstrap
                     ch.close();
                 }
                 checkFailure("join");
+                if (settings.generation() > 1 && !(ex instanceof java.net.ProtocolException))
+                {
+                    throw new RetryLater(ROOT_GOING + BootstrapRoot.describe(ex) + ")");
+                }
                 throw new ShmemInitException(prefix() + "bootstrap: cannot join the root at " + where() + ": "
                     + BootstrapRoot.describe(ex), ex);
             }
@@ -372,6 +412,11 @@ public final class UidBootstrap extends AbstractBootstrap
                     }
                     case Wire.WELCOME -> welcome.complete(r);
                     case Wire.MISSING -> missing.complete(r.strings());
+                    case Wire.RETRY ->
+                    {
+                        leaving = true; // the root closes next: an early arrival, not a loss
+                        welcome.completeExceptionally(new RetryLater(r.str()));
+                    }
                     case Wire.REJECT ->
                     {
                         leaving = true; // the root closes next: that is the rejection, not a loss
@@ -401,6 +446,12 @@ public final class UidBootstrap extends AbstractBootstrap
         {
             if (!leaving && !closed())
             {
+                if (settings.generation() > 1 && !welcome.isDone() && ex instanceof IOException)
+                {
+                    leaving = true; // a root of an earlier init going away as this PE joined: connect again
+                    welcome.completeExceptionally(new RetryLater(ROOT_GOING + BootstrapRoot.describe(ex) + ")"));
+                    return;
+                }
                 fail(new JobFailedException(prefix() + "the bootstrap root at " + where()
                     + " was lost (control channel closed: " + BootstrapRoot.describe(ex) + ")", -1, null));
             }

@@ -26,8 +26,11 @@ import java.util.List;
  */
 final class Wire
 {
-    /** Version of this protocol, in the unique id and every HELLO; a mismatch is rejected naming both. */
-    static final short PROTOCOL_VERSION = 1;
+    /**
+     * Version of this protocol, in the unique id and every HELLO; a mismatch is rejected naming both.
+     * 2: HELLO carries the PE's generation (its init number), and the root may answer RETRY.
+     */
+    static final short PROTOCOL_VERSION = 2;
     /** "JSHB": first int of every connection's first frame. */
     static final int CONNECTION_MAGIC = 0x4A534842;
     /** Limit of a frame before the peer has proved it knows the secret. */
@@ -46,6 +49,8 @@ final class Wire
     static final byte REJECT = 12;
     static final byte QUERY_MISSING = 13;
     static final byte MISSING = 14;
+    /** The root serves an earlier generation of the job still: connect again in a moment. */
+    static final byte RETRY = 15;
     static final byte HEARTBEAT = 20;
     static final byte LOST = 21;
     static final byte EXIT = 22;
@@ -82,6 +87,7 @@ final class Wire
             case REJECT -> "REJECT";
             case QUERY_MISSING -> "QUERY_MISSING";
             case MISSING -> "MISSING";
+            case RETRY -> "RETRY";
             case HEARTBEAT -> "HEARTBEAT";
             case LOST -> "LOST";
             case EXIT -> "EXIT";

@@ -30,14 +30,20 @@ class AdmissionTest
     /** Authenticates with the job's secret, sends a HELLO, returns the root's answer: "REJECT reason" or the frame type. */
     static String rawHello(final BootstrapRoot root, final int version, final int rank, final int size) throws IOException
     {
+        return rawHello(root, version, rank, size, 1);
+    }
+
+    /** As above, as a PE at init {@code generation} of its process: "REJECT reason", "RETRY reason" or the frame type. */
+    static String rawHello(final BootstrapRoot root, final int version, final int rank, final int size, final int generation) throws IOException
+    {
         try (Channel ch = Channel.connect(root.uniqueId().rootAddress(), 2_000_000_000L))
         {
             ch.handshakeDeadline(5_000_000_000L);
             Auth.client(ch, root.uniqueId().secret());
             ch.authenticated();
-            ch.send(Wire.HELLO, new Wire.Writer().i16(version).i32(rank).i32(size).str("127.0.0.1").i32(1).toBytes());
+            ch.send(Wire.HELLO, new Wire.Writer().i16(version).i32(rank).i32(size).str("127.0.0.1").i32(1).i32(generation).toBytes());
             final Wire.Frame f = ch.read();
-            return f.type() == Wire.REJECT ? "REJECT " + f.reader().str() : Wire.typeName(f.type());
+            return f.type() == Wire.REJECT || f.type() == Wire.RETRY ? Wire.typeName(f.type()) + " " + f.reader().str() : Wire.typeName(f.type());
         }
     }
 
@@ -99,7 +105,7 @@ class AdmissionTest
             assertEquals("REJECT PE rank 3 is outside 0..2 (job size 3)", rawHello(job.root, Wire.PROTOCOL_VERSION, 3, 3));
             assertEquals("REJECT PE rank -1 is outside 0..2 (job size 3)", rawHello(job.root, Wire.PROTOCOL_VERSION, -1, 3));
             assertEquals("REJECT PE 0 says the job has 0 PEs", rawHello(job.root, Wire.PROTOCOL_VERSION, 0, 0));
-            assertEquals("REJECT PE 1 speaks bootstrap protocol version 9 but the root speaks 1", rawHello(job.root, 9, 1, 3));
+            assertEquals("REJECT PE 1 speaks bootstrap protocol version 9 but the root speaks " + Wire.PROTOCOL_VERSION, rawHello(job.root, 9, 1, 3));
             final ShmemInitException dup = assertThrows(ShmemInitException.class,
                 () -> UidBootstrap.connect(job.root.uniqueId(), 0, 3, job.settings));
             assertTrue(dup.getMessage().contains("rejected this PE: duplicate rank 0: already taken by the PE connected from /127.0.0.1:"),

@@ -114,7 +114,7 @@ class BootstrapFuzzTest
             case Wire.AUTH_CHALLENGE -> w.raw(Auth.nonce()).raw(Auth.nonce());
             case Wire.AUTH_RESPONSE -> w.raw(Auth.nonce());
             case Wire.HELLO -> w.i16(r.nextInt(4) == 0 ? r.nextInt() : Wire.PROTOCOL_VERSION).i32(edgeInt(r)).i32(edgeInt(r))
-                .str(randomString(r)).i32(edgeInt(r));
+                .str(randomString(r)).i32(edgeInt(r)).i32(r.nextBoolean() ? 1 + r.nextInt(3) : edgeInt(r));
             case Wire.KV_REQUEST -> storeRequest(r, w);
             case Wire.KV_RESPONSE -> w.i64(r.nextLong()).i8(r.nextInt(4)).bytes(randomBytes(r, 16));
             case Wire.PEER_IDENT -> w.i32(edgeInt(r));

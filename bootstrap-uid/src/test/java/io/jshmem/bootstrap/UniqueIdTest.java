@@ -47,7 +47,7 @@ class UniqueIdTest
         raw[0] = 'J';
         raw[5] = 9;
         assertBad("jsuid1-" + Base64.getUrlEncoder().withoutPadding().encodeToString(raw), "protocol version 9");
-        raw[5] = 1;
+        raw[5] = (byte)Wire.PROTOCOL_VERSION;
         raw[6] = 5;
         assertBad("jsuid1-" + Base64.getUrlEncoder().withoutPadding().encodeToString(raw), "address family 5");
     }

@@ -52,6 +52,8 @@ public final class Routines
         m.put("shmem_team_create_ctx", "Team.createContext(ContextOption...)");
         m.put("shmem_ctx_destroy", "ShmemContext.close()");
         m.put("shmem_ctx_get_team", "ShmemContext.team()");
+        m.put("shmem_ctx_session_start", "ShmemContext.sessionStart(SessionConfig, SessionOption...)");
+        m.put("shmem_ctx_session_stop", "ShmemContext.sessionStop()");
         // RMA
         m.put("shmem_put", "ShmemContext.put(SymmetricArray, long, A, int, int, int)");
         m.put("shmem_p", "ShmemContext.p(SymmetricX, long, x, int)");

@@ -2,7 +2,6 @@ package io.jshmem.conformance;
 
 import io.jshmem.Shmem;
 import io.jshmem.ShmemInfo;
-import io.jshmem.ShmemInitException;
 import io.jshmem.SymmetricLongs;
 import io.jshmem.ThreadLevel;
 
@@ -17,8 +16,11 @@ import java.util.List;
  * PE, majorVersion/minorVersion/vendorName against the constants, peAccessible for valid and invalid
  * PEs, addrAccessible for live and freed objects, ptr non-null exactly for the PEs of TEAM_SHARED and
  * pointing at (and writing into) the peer's copy, and the thread level provided, with concurrent
- * atomics from several threads when MULTIPLE was provided. Runs at any PE count; all PEs are assumed
- * to be on one node (as shmemrun starts them).
+ * atomics from several threads when MULTIPLE was provided. Then, after the last close, init again
+ * (OpenSHMEM 1.6) twice: each later init forms the same job (same PE numbers and size), with a new heap
+ * that RMA, atomics and collectives use, while handles of the earlier init fail as freed and
+ * isInitialized follows every init and close. Runs at any PE count; all PEs are assumed to be on one
+ * node (as shmemrun starts them).
  */
 public final class SetupQuery
 {
@@ -27,6 +29,10 @@ public final class SetupQuery
 
     /** Shmem.isInitialized() before the first init. */
     private static boolean initializedBeforeInit;
+    /** The first init's PE number and job size, and an object of its heap kept past its finalize. */
+    private static int firstPe = -1;
+    private static int firstNPes = -1;
+    private static SymmetricLongs firstInitObject;
 
     private SetupQuery()
     {
@@ -44,30 +50,78 @@ public final class SetupQuery
         System.exit(status);
     }
 
-    /** After the last close: not initialized, and init cannot re-form the job in this process. */
+    /** After the last close: not initialized; init again (1.6), twice, each a working job. */
     private static int afterFinalize()
     {
+        for (int init = 2; init <= 3; init++)
+        {
+            if (Shmem.isInitialized())
+            {
+                System.out.println("FAIL SetupQuery isInitialized: true after the last close (finalize) of init " + (init - 1));
+                return Spmd.FAIL;
+            }
+            final int generation = init;
+            final int status = Spmd.execute("SetupQuery init " + init, 1, ThreadLevel.SINGLE, (shmem, c) -> again(shmem, c, generation),
+                System.out);
+            if (status != Spmd.PASS)
+            {
+                return status;
+            }
+        }
         if (Shmem.isInitialized())
         {
-            System.out.println("FAIL SetupQuery isInitialized: true after the last close (finalize)");
+            System.out.println("FAIL SetupQuery isInitialized: true after the last close (finalize) of init 3");
             return Spmd.FAIL;
+        }
+        return Spmd.PASS;
+    }
+
+    /** One init after a last finalize: the same job, a fresh heap, every kind of communication works. */
+    private static void again(final Shmem shmem, final Check c, final int init)
+    {
+        final int me = shmem.myPe();
+        final int n = shmem.nPes();
+        c.section("init " + init + " after the last finalize");
+        c.isTrue(Shmem.isInitialized(), "isInitialized", "false after init " + init);
+        c.eq("myPe", "init " + init + " vs init 1", firstPe, me);
+        c.eq("nPes", "init " + init + " vs init 1", firstNPes, n);
+        c.isTrue(!firstInitObject.isLive(), "free", "an object of init 1 is live in init " + init);
+        try
+        {
+            firstInitObject.getLocal(0);
+            c.fail("getLocal", "an object of init 1 read in init " + init + " without an error");
+        }
+        catch (final IllegalArgumentException expected)
+        {
+            c.isTrue(expected.getMessage().contains("use of a freed symmetric object"), "getLocal", expected.getMessage());
         }
         try
         {
-            Shmem.init();
-            System.out.println("FAIL SetupQuery init: a second init after the last close returned a PE");
-            return Spmd.FAIL;
+            shmem.p(firstInitObject, 0, 1L, me);
+            c.fail("p", "an object of init 1 written in init " + init + " without an error");
         }
-        catch (final ShmemInitException ex)
+        catch (final IllegalArgumentException expected)
         {
-            System.out.println("  SetupQuery: after finalize, isInitialized false and init refused: " + ex.getMessage());
-            return Spmd.PASS;
+            c.isTrue(expected.getMessage().contains("foreign handle"), "p", expected.getMessage());
         }
-        catch (final RuntimeException ex)
+        // RMA to the right neighbour, atomics on PE 0, a reduction over everyone
+        final SymmetricLongs box = shmem.allocateLongs(3);
+        c.eq("allocate", "a fresh heap is zero", 0L, box.getLocal(0));
+        shmem.barrierAll(); // every PE has read its zero before anyone writes
+        shmem.p(box, 0, (long)init << 32 | me, c.right());
+        shmem.atomicAdd(box, 1, me + 1L, 0);
+        shmem.barrierAll();
+        c.eq("p then barrierAll", "longs", 0, (long)init << 32 | c.left(), box.getLocal(0));
+        if (me == 0)
         {
-            System.out.println("FAIL SetupQuery init after finalize: threw " + ex + ", expected ShmemInitException");
-            return Spmd.FAIL;
+            c.eq("atomicAdd from every PE", "longs", 1, (long)n * (n + 1) / 2, box.getLocal(1));
         }
+        box.setLocal(2, me);
+        final SymmetricLongs sum = shmem.allocateLongs(1);
+        shmem.teamWorld().reduce(io.jshmem.ReduceOp.SUM, sum, box.slice(2, 1), 1);
+        c.eq("sumReduce over TEAM_WORLD", "longs", 0, (long)n * (n - 1) / 2, sum.getLocal(0));
+        shmem.free(sum);
+        shmem.free(box);
     }
 
     private static void body(final Shmem shmem, final Check c) throws InterruptedException
@@ -75,6 +129,9 @@ public final class SetupQuery
         final boolean before = initializedBeforeInit;
         c.section("init/query");
         c.isTrue(!before, "isInitialized", "true before the first init");
+        firstPe = shmem.myPe();
+        firstNPes = shmem.nPes();
+        firstInitObject = shmem.allocateLongs(1); // kept: it dies with this init's finalize
         c.isTrue(Shmem.isInitialized(), "isInitialized", "false after init");
         c.isTrue(shmem.threadLevel() != null, "threadLevel", "null");
         final Shmem again = Shmem.init();
@@ -90,8 +147,8 @@ public final class SetupQuery
 
         c.eq("majorVersion", "SHMEM_MAJOR_VERSION", ShmemInfo.MAJOR_VERSION, shmem.majorVersion());
         c.eq("minorVersion", "SHMEM_MINOR_VERSION", ShmemInfo.MINOR_VERSION, shmem.minorVersion());
-        c.isTrue(shmem.majorVersion() == 1 && shmem.minorVersion() >= 5, "info_get_version",
-            shmem.majorVersion() + "." + shmem.minorVersion() + " is older than 1.5");
+        c.isTrue(shmem.majorVersion() == 1 && shmem.minorVersion() >= 6, "info_get_version",
+            shmem.majorVersion() + "." + shmem.minorVersion() + " is older than 1.6 (init after the last finalize is 1.6)");
         c.eq("vendorName", "SHMEM_VENDOR_STRING", ShmemInfo.VENDOR_STRING, shmem.vendorName());
         c.isTrue(!shmem.vendorName().isEmpty() && shmem.vendorName().length() <= ShmemInfo.MAX_NAME_LEN, "vendorName",
             "length " + shmem.vendorName().length() + " outside 1.." + ShmemInfo.MAX_NAME_LEN);

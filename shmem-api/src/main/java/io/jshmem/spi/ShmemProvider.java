@@ -11,13 +11,15 @@ import io.jshmem.config.ShmemConfig;
 public interface ShmemProvider
 {
     /**
-     * Runs the init sequence for one PE.
+     * Runs the init sequence for the process's PE.
      *
-     * @param config    the configuration (environment, properties, explicit settings).
-     * @param requested the thread level asked for.
+     * @param config     the configuration (environment, properties, explicit settings).
+     * @param requested  the thread level asked for.
+     * @param generation which init of the process this is: 1, then one more for each init after a last
+     *                   finalize (OpenSHMEM 1.6); every PE of the job is at the same generation.
      * @return the initialized PE.
      */
-    Shmem create(ShmemConfig config, ThreadLevel requested);
+    Shmem create(ShmemConfig config, ThreadLevel requested, int generation);
 
     /**
      * Runs the init sequence for a PE that is not the process's (see {@link Shmem#create}).

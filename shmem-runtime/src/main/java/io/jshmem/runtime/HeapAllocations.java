@@ -130,6 +130,16 @@ final class HeapAllocations
         return a;
     }
 
+    /**
+     * At finalize: every object dies with the heap, so a handle kept past it (into a later init, say)
+     * fails as freed instead of touching an unmapped segment.
+     */
+    void releaseAll()
+    {
+        live.values().forEach(Allocation::markFreed);
+        live.clear();
+    }
+
     void free(final Allocation a)
     {
         allocator.free(a.offset());

@@ -2,6 +2,7 @@ package io.jshmem.runtime;
 
 import io.jshmem.Shmem;
 import io.jshmem.ThreadLevel;
+import io.jshmem.bootstrap.BootstrapSettings;
 import io.jshmem.bootstrap.Bootstraps;
 import io.jshmem.config.ShmemConfig;
 import io.jshmem.config.ShmemOptions;
@@ -16,20 +17,21 @@ public final class RuntimeProvider implements ShmemProvider
     }
 
     @Override
-    public Shmem create(final ShmemConfig config, final ThreadLevel requested)
+    public Shmem create(final ShmemConfig config, final ThreadLevel requested, final int generation)
     {
-        return start(true, config, requested);
+        return start(true, config, requested, generation);
     }
 
     @Override
     public Shmem createIndependent(final ShmemConfig config, final ThreadLevel requested)
     {
-        return start(false, config, requested);
+        return start(false, config, requested, 1);
     }
 
-    private static Shmem start(final boolean processWide, final ShmemConfig config, final ThreadLevel requested)
+    private static Shmem start(final boolean processWide, final ShmemConfig config, final ThreadLevel requested, final int generation)
     {
         config.validate(ShmemOptions.ALL); // a bad value fails here, naming its variable, before any socket opens
-        return ShmemRuntime.start(processWide, config, requested, Bootstraps.fromConfig(config));
+        return ShmemRuntime.start(processWide, config, requested,
+            Bootstraps.fromConfig(config, BootstrapSettings.from(config).withGeneration(generation)));
     }
 }

@@ -369,6 +369,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         finally
         {
             finalized = true;
+            releaseObjects();
             closeQuietly(remote);
             closeQuietly(p2p);
             closeQuietly(heapFile);
@@ -377,6 +378,15 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         if (failure != null)
         {
             throw failure;
+        }
+    }
+
+    /** Every symmetric object dies with the heap (teams' and contexts' words included). */
+    private void releaseObjects()
+    {
+        synchronized (allocationLock)
+        {
+            allocations.releaseAll();
         }
     }
 
@@ -394,6 +404,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         }
         finalized = true;
         bootstrap.reportFailure(why);
+        releaseObjects();
         closeQuietly(remote);
         closeQuietly(p2p);
         closeQuietly(heapFile);
