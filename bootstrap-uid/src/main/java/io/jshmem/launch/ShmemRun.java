@@ -133,7 +133,7 @@ public final class ShmemRun
             {
                 throw new IOException("no main class " + main + " on the PEs' class path ("
                     + (options.classpath != null ? "the -cp entries, then jshmem's own" : "jshmem's own; add yours with -cp")
-                    + "); bundled short names: hello, ring");
+                    + "); bundled short names: hello, ring, reinit");
             }
             cmd.add("-cp");
             cmd.add(classpath);

@@ -63,7 +63,7 @@ final class ShmemRunOptions
         command line; the unique id goes through the agent's stdin. See docs/multihost.md.
 
         The program is a main class, a jar (run with java -jar) or the short name of a bundled
-        example (hello, ring), listed in META-INF/jshmem/examples.properties on the class path.
+        example (hello, ring, reinit), listed in META-INF/jshmem/examples.properties on the class path.
 
         Exit status: 0 if every PE exited 0; else the status of a global exit if one was called,
         else the first failing PE's status (128+signal if it was killed); 124 on --timeout;

@@ -3,15 +3,10 @@ package io.jshmem.bootstrap;
 import io.jshmem.config.ShmemConfig;
 import org.junit.jupiter.api.Test;
 
-import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -34,49 +29,23 @@ class BootstrapsTest
     private final BootstrapSettings settings = BootstrapSettings.defaults().withTimeoutNs(10_000_000_000L)
         .withPeerTimeoutNs(2_000_000_000L).withExitOnFailure(false).withLog(log::add).withExitAction(s -> { });
 
-    private static int freePort() throws Exception
+    private List<String> runJob(final List<Map<String, String>> envs)
     {
-        try (ServerSocket s = new ServerSocket(0))
+        return TestJob.runEach(envs, env ->
         {
-            return s.getLocalPort();
-        }
-    }
-
-    private List<String> runJob(final List<Map<String, String>> envs) throws Exception
-    {
-        final ExecutorService pool = Executors.newFixedThreadPool(envs.size());
-        try
-        {
-            final List<Future<String>> fs = new ArrayList<>();
-            for (final Map<String, String> env : envs)
+            try (Bootstrap b = Bootstraps.fromConfig(ShmemConfig.of(env, null, null), settings))
             {
-                fs.add(pool.submit(() ->
-                {
-                    try (Bootstrap b = Bootstraps.fromConfig(ShmemConfig.of(env, null, null), settings))
-                    {
-                        final byte[][] all = b.allgather(new byte[] {(byte)b.rank()});
-                        b.barrier();
-                        return b.launcher() + " " + b.rank() + "/" + b.size() + " gathered " + all.length + " job " + b.jobId();
-                    }
-                }));
+                final byte[][] all = b.allgather(new byte[] {(byte)b.rank()});
+                b.barrier();
+                return b.launcher() + " " + b.rank() + "/" + b.size() + " gathered " + all.length + " job " + b.jobId();
             }
-            final List<String> out = new ArrayList<>();
-            for (final Future<String> f : fs)
-            {
-                out.add(TestJob.get(f));
-            }
-            return out;
-        }
-        finally
-        {
-            pool.shutdownNow();
-        }
+        });
     }
 
     @Test
     void torchrunRankZeroHostsTheRoot() throws Exception
     {
-        final int port = freePort();
+        final int port = TestJob.freePort();
         final List<Map<String, String>> envs = new ArrayList<>();
         for (int r = 0; r < 3; r++)
         {
@@ -96,7 +65,7 @@ class BootstrapsTest
     @Test
     void slurmWithSessionIdAndSecret() throws Exception
     {
-        final int port = freePort();
+        final int port = TestJob.freePort();
         final List<Map<String, String>> envs = new ArrayList<>();
         for (int r = 0; r < 2; r++)
         {
@@ -112,16 +81,7 @@ class BootstrapsTest
     {
         try (BootstrapRoot root = BootstrapRoot.start(settings.withIfname("lo").withJobId("j1"), 2))
         {
-            final List<Map<String, String>> envs = new ArrayList<>();
-            for (int r = 0; r < 2; r++)
-            {
-                final Map<String, String> env = new HashMap<>();
-                env.put("JSHMEM_RANK", "" + r);
-                env.put("JSHMEM_SIZE", "2");
-                env.put("JSHMEM_JOB_ID", "j1");
-                env.put("SHMEM_BOOTSTRAP_UID", root.uniqueId().toText());
-                envs.add(env);
-            }
+            final List<Map<String, String>> envs = TestJob.shmemrunEnvs(root, 2, "j1");
             assertEquals(List.of("shmemrun 0/2 gathered 2 job j1", "shmemrun 1/2 gathered 2 job j1"), runJob(envs));
             assertTrue(root.awaitDone(2_000_000_000L));
         }

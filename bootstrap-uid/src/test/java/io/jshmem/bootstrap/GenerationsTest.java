@@ -6,15 +6,11 @@ import io.jshmem.config.ShmemConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -45,14 +41,6 @@ class GenerationsTest
     private final List<String> log = Collections.synchronizedList(new ArrayList<>());
     private final BootstrapSettings settings = BootstrapSettings.defaults().withTimeoutNs(15_000_000_000L)
         .withPeerTimeoutNs(2_000_000_000L).withExitOnFailure(false).withLog(log::add).withExitAction(s -> { });
-
-    private static int freePort() throws Exception
-    {
-        try (ServerSocket s = new ServerSocket(0))
-        {
-            return s.getLocalPort();
-        }
-    }
 
     private static UidBootstrap join(final TestJob job, final int rank, final int generation)
     {
@@ -184,7 +172,7 @@ class GenerationsTest
     @Test
     void threeGenerationsUnderTorchrunAndUnderALauncherRoot() throws Exception
     {
-        final int port = freePort();
+        final int port = TestJob.freePort();
         final List<Map<String, String>> torchrun = new ArrayList<>();
         for (int r = 0; r < 3; r++)
         {
@@ -195,16 +183,7 @@ class GenerationsTest
 
         try (BootstrapRoot root = BootstrapRoot.start(settings.withIfname("lo").withJobId("j1"), 2))
         {
-            final List<Map<String, String>> envs = new ArrayList<>();
-            for (int r = 0; r < 2; r++)
-            {
-                final Map<String, String> env = new HashMap<>();
-                env.put("JSHMEM_RANK", "" + r);
-                env.put("JSHMEM_SIZE", "2");
-                env.put("JSHMEM_JOB_ID", "j1");
-                env.put("SHMEM_BOOTSTRAP_UID", root.uniqueId().toText());
-                envs.add(env);
-            }
+            final List<Map<String, String>> envs = TestJob.shmemrunEnvs(root, 2, "j1");
             assertEquals(List.of("j1 j1.g2 j1.g3", "j1 j1.g2 j1.g3"), generations(envs, 3));
             assertEquals(3, root.generation());
             assertTrue(root.awaitDone(2_000_000_000L));
@@ -213,52 +192,25 @@ class GenerationsTest
     }
 
     /** Runs {@code n} generations on every PE (a thread each); returns each PE's job ids, space-separated. */
-    private List<String> generations(final List<Map<String, String>> envs, final int n) throws Exception
+    private List<String> generations(final List<Map<String, String>> envs, final int n)
     {
-        final ExecutorService pool = Executors.newFixedThreadPool(envs.size());
-        try
+        return TestJob.runEach(envs, env ->
         {
-            final List<Future<String>> fs = new ArrayList<>();
-            for (final Map<String, String> env : envs)
+            final List<String> ids = new ArrayList<>();
+            for (int g = 1; g <= n; g++)
             {
-                fs.add(pool.submit(() ->
+                try (Bootstrap b = Bootstraps.fromConfig(ShmemConfig.of(env, null, null), settings.withGeneration(g)))
                 {
-                    final List<String> ids = new ArrayList<>();
-                    for (int g = 1; g <= n; g++)
+                    final byte[][] all = b.allgather(("g" + g + "pe" + b.rank()).getBytes(StandardCharsets.UTF_8));
+                    for (int pe = 0; pe < all.length; pe++)
                     {
-                        try (Bootstrap b = Bootstraps.fromConfig(ShmemConfig.of(env, null, null), settings.withGeneration(g)))
-                        {
-                            final byte[][] all = b.allgather(("g" + g + "pe" + b.rank()).getBytes(StandardCharsets.UTF_8));
-                            for (int pe = 0; pe < all.length; pe++)
-                            {
-                                assertEquals("g" + g + "pe" + pe, new String(all[pe], StandardCharsets.UTF_8));
-                            }
-                            b.barrier();
-                            ids.add(b.jobId());
-                        }
+                        assertEquals("g" + g + "pe" + pe, new String(all[pe], StandardCharsets.UTF_8));
                     }
-                    return String.join(" ", ids);
-                }));
-            }
-            final List<String> out = new ArrayList<>();
-            final List<String> failures = new ArrayList<>();
-            for (int rank = 0; rank < fs.size(); rank++)
-            {
-                try
-                {
-                    out.add(TestJob.get(fs.get(rank)));
-                }
-                catch (final RuntimeException | AssertionError ex)
-                {
-                    failures.add("PE " + rank + ": " + ex);
+                    b.barrier();
+                    ids.add(b.jobId());
                 }
             }
-            assertEquals(List.of(), failures, () -> "log: " + log);
-            return out;
-        }
-        finally
-        {
-            pool.shutdownNow();
-        }
+            return String.join(" ", ids);
+        });
     }
 }

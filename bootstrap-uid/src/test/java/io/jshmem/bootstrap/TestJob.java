@@ -112,6 +112,66 @@ final class TestJob implements AutoCloseable
         }
     }
 
+    /** @return the variables shmemrun gives each of {@code n} PEs of a job whose root is {@code root}. */
+    static List<java.util.Map<String, String>> shmemrunEnvs(final BootstrapRoot root, final int n, final String jobId)
+    {
+        final List<java.util.Map<String, String>> envs = new ArrayList<>();
+        for (int r = 0; r < n; r++)
+        {
+            envs.add(java.util.Map.of("JSHMEM_RANK", "" + r, "JSHMEM_SIZE", "" + n, "JSHMEM_JOB_ID", jobId,
+                "SHMEM_BOOTSTRAP_UID", root.uniqueId().toText()));
+        }
+        return envs;
+    }
+
+    /** @return a port free a moment ago (for roots that must listen on a known address). */
+    static int freePort() throws java.io.IOException
+    {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0))
+        {
+            return s.getLocalPort();
+        }
+    }
+
+    /**
+     * Runs {@code pe} for each environment on a thread of its own (a PE each) and returns the results in
+     * order; fails naming every PE that threw, not only the first.
+     */
+    static <E> List<String> runEach(final List<E> envs, final java.util.function.Function<E, String> pe)
+    {
+        final ExecutorService pool = Executors.newFixedThreadPool(envs.size());
+        try
+        {
+            final List<Future<String>> fs = new ArrayList<>();
+            for (final E env : envs)
+            {
+                fs.add(pool.submit(() -> pe.apply(env)));
+            }
+            final List<String> out = new ArrayList<>();
+            final List<String> failures = new ArrayList<>();
+            for (int rank = 0; rank < fs.size(); rank++)
+            {
+                try
+                {
+                    out.add(get(fs.get(rank)));
+                }
+                catch (final RuntimeException | AssertionError ex)
+                {
+                    failures.add("PE " + rank + ": " + ex);
+                }
+            }
+            if (!failures.isEmpty())
+            {
+                throw new AssertionError(String.join("\n", failures));
+            }
+            return out;
+        }
+        finally
+        {
+            pool.shutdownNow();
+        }
+    }
+
     /** @return live threads named jshmem-bootstrap-*. */
     static List<String> bootstrapThreads()
     {

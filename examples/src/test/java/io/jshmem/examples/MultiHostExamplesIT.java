@@ -7,8 +7,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The examples on two test hosts through bin/shmemrun --hosts and bin/test-hosts (root only): ring and
- * hello on 2+2 and 3+1, and a PE killed on the second host. Needs the inter-node transport: without
- * it every PE's init fails with "no inter-node transport is configured".
+ * hello on 2+2 and 3+1, reinit (three inits of the job) on 2+2, and a PE killed on the second host.
+ * Needs the inter-node transport: without it every PE's init fails with "no inter-node transport is
+ * configured".
  */
 class MultiHostExamplesIT
 {
@@ -49,6 +50,19 @@ class MultiHostExamplesIT
     void helloThreePlusOne() throws Exception
     {
         jobs.hello(HOSTS.host(1) + ":3," + HOSTS.host(2) + ":1", new int[] {3, 1});
+    }
+
+    /** OpenSHMEM 1.6 re-initialization across hosts: three rounds, PE 3 (second host) late to each later init. */
+    @Test
+    void reinitTwoPlusTwo() throws Exception
+    {
+        final HostJobs.Job job = jobs.run("--hosts", HOSTS.host(1) + ":2," + HOSTS.host(2) + ":2", "reinit", "3", "3");
+        org.junit.jupiter.api.Assertions.assertEquals(0, job.status(), job.output());
+        for (int rank = 0; rank < 4; rank++)
+        {
+            ReinitIT.assertRounds(job.output(), rank, 4, job.output());
+        }
+        jobs.noHeapFiles(2);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.jshmem.runtime;
 
+import io.jshmem.launch.TorchrunJob;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 

@@ -1,4 +1,4 @@
-package io.jshmem.runtime;
+package io.jshmem.launch;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * rank 0 hosts the bootstrap root. Each PE's stdout and stderr are captured; close() kills whatever
  * still runs, with its descendants.
  */
-final class TorchrunJob implements AutoCloseable
+public final class TorchrunJob implements AutoCloseable
 {
     private static final String JAVA = ProcessHandle.current().info().command().orElseThrow();
 
@@ -33,7 +33,7 @@ final class TorchrunJob implements AutoCloseable
      * @param env  variables added to each PE's environment (after the launcher's).
      * @param args the program's arguments.
      */
-    TorchrunJob(final int n, final Class<?> main, final Map<String, String> env, final String... args) throws IOException
+    public TorchrunJob(final int n, final Class<?> main, final Map<String, String> env, final String... args) throws IOException
     {
         final int port;
         try (ServerSocket s = new ServerSocket(0))
@@ -81,7 +81,7 @@ final class TorchrunJob implements AutoCloseable
      *
      * @return true if all ended in time.
      */
-    boolean awaitAll(final long timeout, final TimeUnit unit) throws InterruptedException
+    public boolean awaitAll(final long timeout, final TimeUnit unit) throws InterruptedException
     {
         final long deadline = System.nanoTime() + unit.toNanos(timeout);
         for (int rank = 0; rank < processes.size(); rank++)
@@ -95,12 +95,12 @@ final class TorchrunJob implements AutoCloseable
         return true;
     }
 
-    int exitValue(final int rank)
+    public int exitValue(final int rank)
     {
         return processes.get(rank).exitValue();
     }
 
-    String output(final int rank)
+    public String output(final int rank)
     {
         synchronized (outputs.get(rank))
         {
@@ -109,7 +109,7 @@ final class TorchrunJob implements AutoCloseable
     }
 
     /** @return every PE's output, each under a {@code --- PE r:} line. */
-    String all()
+    public String all()
     {
         final StringBuilder sb = new StringBuilder();
         for (int rank = 0; rank < outputs.size(); rank++)
