@@ -63,6 +63,7 @@ final class ContextImpl extends ShmemContext
 
     private void check()
     {
+        rma.usable("operation on a context");
         if (closed)
         {
             throw new IllegalStateException(prefix + "operation on a closed (destroyed) context on " + team);

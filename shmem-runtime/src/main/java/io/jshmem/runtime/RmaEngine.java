@@ -34,6 +34,7 @@ import io.jshmem.transport.TransportContext;
 final class RmaEngine
 {
     private final SymmetricSpace owner;
+    private volatile boolean finalized;
     private final MemorySegment[] heaps;
     private final Transport remote;
     private final boolean[] viaRemote;
@@ -104,8 +105,28 @@ final class RmaEngine
         return whole.asSlice((long)offset * elementBytes, (long)count * elementBytes);
     }
 
+    /** Called once the PE has finalized (or left by an exception): every later operation throws. */
+    void finalized()
+    {
+        finalized = true;
+    }
+
+    /**
+     * @throws IllegalStateException naming the operation once this PE has finalized: its heap is
+     *         unmapped and its peers gone, whatever a later init made.
+     */
+    void usable(final String what)
+    {
+        if (finalized)
+        {
+            throw new IllegalStateException(owner.prefix() + what + " after this PE's close() (shmem_finalize): its heap, "
+                + "contexts and teams are gone; use the PE a later Shmem.init() returns");
+        }
+    }
+
     void checkOwner(final SymmetricArray<?> handle, final String what)
     {
+        usable(what);
         if (handle == null)
         {
             throw new NullPointerException(owner.prefix() + what + " handle is null");
@@ -406,6 +427,7 @@ final class RmaEngine
 
     void fence(final TransportContext tc)
     {
+        usable("fence");
         VarHandle.fullFence();
         if (remote != null)
         {
@@ -415,6 +437,7 @@ final class RmaEngine
 
     void quiet(final TransportContext tc)
     {
+        usable("quiet");
         VarHandle.fullFence();
         if (remote != null)
         {
@@ -434,6 +457,7 @@ final class RmaEngine
 
     void peQuiet(final TransportContext tc, final int[] pes)
     {
+        usable("peQuiet");
         for (final int pe : pes)
         {
             target(pe);

@@ -76,6 +76,12 @@ final class RuntimeTeams implements TeamHost
     }
 
     @Override
+    public void checkUsable(final String what)
+    {
+        rma.usable(what);
+    }
+
+    @Override
     public ShmemContext createContext(final Team team, final ContextOption... options)
     {
         return new ContextImpl(rma, team, team == runtime.teamWorld(), runtime.prefix(), options);

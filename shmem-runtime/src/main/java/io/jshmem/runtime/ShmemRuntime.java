@@ -369,6 +369,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         finally
         {
             finalized = true;
+            rma.finalized();
             releaseObjects();
             closeQuietly(remote);
             closeQuietly(p2p);
@@ -403,6 +404,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             return;
         }
         finalized = true;
+        rma.finalized();
         bootstrap.reportFailure(why);
         releaseObjects();
         closeQuietly(remote);
@@ -468,6 +470,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         {
             throw new IllegalArgumentException(prefix + routine + ": bytes=" + bytes + " is negative");
         }
+        rma.usable(routine);
         if (bytes == 0)
         {
             return null; // no object and no barrier, as the spec says
@@ -535,6 +538,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     @Override
     public SymmetricMemory realloc(final SymmetricMemory object, final long bytes)
     {
+        rma.usable("realloc");
         if (object == null)
         {
             return malloc(bytes);
@@ -567,6 +571,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         {
             return;
         }
+        rma.usable("free");
         synchronized (allocationLock)
         {
             allocations.wholeAllocation(object, "free");
@@ -658,6 +663,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     @Override
     public void barrierAll()
     {
+        rma.usable("barrierAll");
         rma.quietAll(); // every context's operations, not only the default context's (the spec's minimum)
         world.sync();
     }
@@ -665,6 +671,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     @Override
     public void syncAll()
     {
+        rma.usable("syncAll");
         world.sync();
     }
 
@@ -697,6 +704,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     @Override
     public ShmemContext createContext(final ContextOption... options)
     {
+        rma.usable("createContext");
         return world.createContext(options);
     }
 

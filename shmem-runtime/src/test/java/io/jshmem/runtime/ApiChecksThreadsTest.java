@@ -22,6 +22,35 @@ class ApiChecksThreadsTest
 {
     private static final long HUGE_STRIDE = (1L << 61) - 8; // 8 * HUGE_STRIDE + 80 wraps to 16
 
+    /** A PE used after its close(): each call names the operation and the finalize, nothing touches the unmapped heap. */
+    @Test
+    void everyUseOfAFinalizedPeIsAClearError() throws Exception
+    {
+        final java.util.List<Object[]> kept = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        ThreadPes.run(2, Map.of(), shmem -> kept.add(new Object[] {shmem, shmem.allocateLongs(4), shmem.createContext(),
+            shmem.teamWorld().splitStrided(0, 1, 2, null)}));
+        assertEquals(2, kept.size());
+        for (final Object[] k : kept)
+        {
+            final io.jshmem.Shmem pe = (io.jshmem.Shmem)k[0];
+            final SymmetricLongs box = (SymmetricLongs)k[1];
+            final ShmemContext ctx = (ShmemContext)k[2];
+            final io.jshmem.Team team = (io.jshmem.Team)k[3];
+            final java.util.List<org.junit.jupiter.api.function.Executable> uses = java.util.List.of(
+                pe::barrierAll, pe::syncAll, pe::quiet, pe::fence, () -> pe.allocateLongs(2), () -> pe.free(box),
+                () -> pe.p(box, 0, 1L, 0), () -> pe.g(box, 0, 0), () -> pe.atomicFetchInc(box, 0, 0), pe::createContext,
+                ctx::quiet, () -> ctx.p(box, 0, 1L, 0), () -> pe.teamWorld().sync(), team::sync,
+                () -> pe.teamWorld().broadcast(box, box, 1, 0));
+            for (final org.junit.jupiter.api.function.Executable use : uses)
+            {
+                final IllegalStateException ex = assertThrows(IllegalStateException.class, use);
+                assertTrue(ex.getMessage().startsWith("[pe " + pe.myPe() + "/2] ") && ex.getMessage().contains("after this PE's close() "
+                    + "(shmem_finalize)"), ex.getMessage());
+            }
+            assertTrue(!box.isLive(), "an object outlived its PE's finalize");
+        }
+    }
+
     @Test
     void stridedTransfersThatOverflowAreRejectedAndTouchNothing() throws Exception
     {

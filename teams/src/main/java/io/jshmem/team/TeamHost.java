@@ -43,6 +43,15 @@ public interface TeamHost
     /** @return true once the context (made by {@link #createContext}) is closed. */
     boolean isClosed(ShmemContext context);
 
+    /**
+     * Throws if the PE can no longer be used (it finalized): every team operation asks first.
+     *
+     * @param what the operation, for the message.
+     */
+    default void checkUsable(final String what)
+    {
+    }
+
     /** Creates a context whose PE numbers are the team's. */
     ShmemContext createContext(Team team, ContextOption... options);
 }

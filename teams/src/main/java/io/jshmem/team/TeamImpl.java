@@ -124,6 +124,7 @@ final class TeamImpl extends Team
 
     private void checkLive(final String what)
     {
+        registry.host.checkUsable(what + " on " + this);
         if (destroyed)
         {
             throw new IllegalStateException(registry.prefix + what + " on a destroyed " + this);
