@@ -97,12 +97,20 @@ public abstract sealed class SymmetricArray<A>
         return allocation.isLive();
     }
 
-    /** Throws if the handle's object was freed. */
+    /**
+     * Throws if the handle's object was freed: {@link IllegalStateException} when its PE has finalized
+     * (every object died with the heap), else {@link IllegalArgumentException}.
+     */
     public final void checkLive()
     {
         if (!allocation.isLive())
         {
-            throw new IllegalArgumentException(allocation.space().prefix() + "use of a freed symmetric object (freed, reallocated, or its PE finalized): " + this);
+            if (allocation.space().isFinalized())
+            {
+                throw new IllegalStateException(allocation.space().prefix() + "use of " + this + " after this PE's close() "
+                    + "(shmem_finalize): its heap, contexts and teams are gone; use the PE a later Shmem.init() returns");
+            }
+            throw new IllegalArgumentException(allocation.space().prefix() + "use of a freed symmetric object: " + this);
         }
     }
 

@@ -91,9 +91,9 @@ public final class SetupQuery
             firstInitObject.getLocal(0);
             c.fail("getLocal", "an object of init 1 read in init " + init + " without an error");
         }
-        catch (final IllegalArgumentException expected)
+        catch (final IllegalStateException expected)
         {
-            c.isTrue(expected.getMessage().contains("use of a freed symmetric object"), "getLocal", expected.getMessage());
+            c.isTrue(expected.getMessage().contains("after this PE's close() (shmem_finalize)"), "getLocal", expected.getMessage());
         }
         try
         {

@@ -45,15 +45,16 @@ public final class Reinit
                 check(box.getLocal(0) == round * 1000L + left, "round " + round + ": got " + box.getLocal(0) + " from PE " + left);
                 if (previous != null)
                 {
+                    boolean refused = false;
                     try
                     {
                         previous.getLocal(0);
-                        check(false, "round " + round + ": a handle of round " + (round - 1) + " still reads");
                     }
-                    catch (final IllegalArgumentException expected)
+                    catch (final IllegalStateException expected)
                     {
-                        // the previous round's objects died with its finalize
+                        refused = true; // the previous round's objects died with its finalize
                     }
+                    check(refused, "round " + round + ": a handle of round " + (round - 1) + " still reads");
                 }
                 previous = box; // not freed: finalize ends it
                 System.out.printf("pe %d/%d round %d ok: init %d ms, got %d from the left, ticket %d%n", me, n, round, initMs,

@@ -31,6 +31,12 @@ public interface SymmetricSpace
     int idle(int idleCount);
 
     /** @return the message prefix naming this PE, {@code "[pe 3/8] "}. */
+    /** @return true once the PE has finalized: its objects are gone with its heap (handles say so when used). */
+    default boolean isFinalized()
+    {
+        return false;
+    }
+
     default String prefix()
     {
         return io.jshmem.ShmemException.pePrefix(myPe(), nPes());

@@ -119,14 +119,27 @@ final class RmaEngine
     {
         if (finalized)
         {
-            throw new IllegalStateException(owner.prefix() + what + " after this PE's close() (shmem_finalize): its heap, "
-                + "contexts and teams are gone; use the PE a later Shmem.init() returns");
+            throw finalizedError(what);
         }
+    }
+
+    /** As {@link #usable(String)}, for an operation on a team (named only in the message). */
+    void usable(final String what, final Object team)
+    {
+        if (finalized)
+        {
+            throw finalizedError(what + " on " + team);
+        }
+    }
+
+    private IllegalStateException finalizedError(final String what)
+    {
+        return new IllegalStateException(owner.prefix() + what + " after this PE's close() (shmem_finalize): its heap, "
+            + "contexts and teams are gone; use the PE a later Shmem.init() returns");
     }
 
     void checkOwner(final SymmetricArray<?> handle, final String what)
     {
-        usable(what);
         if (handle == null)
         {
             throw new NullPointerException(owner.prefix() + what + " handle is null");

@@ -76,9 +76,9 @@ final class RuntimeTeams implements TeamHost
     }
 
     @Override
-    public void checkUsable(final String what)
+    public void checkUsable(final String what, final Team team)
     {
-        rma.usable(what);
+        rma.usable(what, team);
     }
 
     @Override

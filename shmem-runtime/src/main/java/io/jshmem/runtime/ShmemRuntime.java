@@ -331,6 +331,12 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     }
 
     @Override
+    public boolean isFinalized()
+    {
+        return finalized;
+    }
+
+    @Override
     public String prefix()
     {
         return prefix;

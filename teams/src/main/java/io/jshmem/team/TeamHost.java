@@ -44,11 +44,13 @@ public interface TeamHost
     boolean isClosed(ShmemContext context);
 
     /**
-     * Throws if the PE can no longer be used (it finalized): every team operation asks first.
+     * Throws if the PE can no longer be used (it finalized): every team operation asks first, so this
+     * must cost no more than a field read while the PE is usable.
      *
      * @param what the operation, for the message.
+     * @param team the team it was called on, for the message.
      */
-    default void checkUsable(final String what)
+    default void checkUsable(final String what, final Team team)
     {
     }
 

@@ -124,7 +124,7 @@ final class TeamImpl extends Team
 
     private void checkLive(final String what)
     {
-        registry.host.checkUsable(what + " on " + this);
+        registry.host.checkUsable(what, this);
         if (destroyed)
         {
             throw new IllegalStateException(registry.prefix + what + " on a destroyed " + this);
