@@ -187,8 +187,9 @@ public final class UidBootstrap extends AbstractBootstrap
         }
         if (table == null)
         {
-            sendToRoot(Wire.QUERY_MISSING, new byte[0], "join");
-            final List<String> m = await(missing, System.nanoTime() + 2_000_000_000L);
+            // this PE's own formation deadline: the job fails anyway, so a peer lost meanwhile (one whose own
+            // deadline came a moment earlier) must not hide who never connected
+            final List<String> m = askMissing();
             final int[] ranks = m == null ? new int[0] : m.stream().mapToInt(Integer::parseInt).toArray();
             final ShmemTimeoutException ex = new ShmemTimeoutException(prefix() + "bootstrap: the job did not form within "
                 + settings.timeoutNs() / 1_000_000 + " ms (SHMEM_BOOTSTRAP_TIMEOUT): "
@@ -323,29 +324,8 @@ public final class UidBootstrap extends AbstractBootstrap
         {
             return lost;
         }
-        try
-        {
-            control.send(Wire.QUERY_MISSING, new byte[0]);
-        }
-        catch (final IOException ex)
-        {
-            return lost;
-        }
-        final List<String> m;
-        try
-        {
-            m = missing.get(2, TimeUnit.SECONDS); // the job has failed already: no failure check, only a bound
-        }
-        catch (final java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException ex)
-        {
-            return lost;
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            return lost;
-        }
-        if (m.isEmpty())
+        final List<String> m = askMissing();
+        if (m == null || m.isEmpty())
         {
             return lost;
         }
@@ -355,6 +335,30 @@ public final class UidBootstrap extends AbstractBootstrap
             m.stream().mapToInt(Integer::parseInt).toArray());
         ex.addSuppressed(lost);
         return ex;
+    }
+
+    /**
+     * Asks the root which ranks never connected, once the formation has failed (this PE's deadline, or a
+     * peer lost while forming): no failure check, only a bound of 2 s.
+     *
+     * @return the missing ranks, or null if the root did not say.
+     */
+    private List<String> askMissing()
+    {
+        try
+        {
+            control.send(Wire.QUERY_MISSING, new byte[0]);
+            return missing.get(2, TimeUnit.SECONDS);
+        }
+        catch (final IOException | java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException ex)
+        {
+            return null;
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 
     private <T> T await(final java.util.concurrent.CompletableFuture<T> f, final long deadline)
