@@ -55,35 +55,6 @@ static int iters_for(long size, int small)
     return (int)(it > 20 ? it : 20);
 }
 
-/*
- * P2pBench.latency: PE 0 runs OP against PE 1 (warm-up max(10, iters / 10), then iters timed), the
- * others wait at the barrier; µs per operation, or ns when the name says "ns/op". A macro rather
- * than a function pointer so the operation is inlined into the loop, as the JIT does with the lambda.
- */
-#define LATENCY(NAME, SIZE, ITERS, OP)                                                                \
-    do                                                                                                \
-    {                                                                                                 \
-        const int iters_ = (ITERS);                                                                   \
-        shmem_barrier_all();                                                                          \
-        if (me == 0)                                                                                  \
-        {                                                                                             \
-            const int warm_ = iters_ / 10 > 10 ? iters_ / 10 : 10;                                    \
-            for (int i_ = 0; i_ < warm_; i_++)                                                        \
-            {                                                                                         \
-                OP;                                                                                   \
-            }                                                                                         \
-            const long t0_ = now_ns();                                                                \
-            for (int i_ = 0; i_ < iters_; i_++)                                                       \
-            {                                                                                         \
-                OP;                                                                                   \
-            }                                                                                         \
-            const long t1_ = now_ns();                                                                \
-            const int ns_ = strstr((NAME), "ns/op") != NULL;                                          \
-            results_add((NAME), (SIZE), ns_ ? "ns" : "us", (double)(t1_ - t0_) / (ns_ ? 1.0 : 1e3) / iters_); \
-        }                                                                                             \
-        shmem_barrier_all();                                                                          \
-    } while (0)
-
 static void put_window(char *buf, const char *src, long size)
 {
     for (int i = 0; i < WINDOW; i++)

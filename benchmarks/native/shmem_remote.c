@@ -33,33 +33,6 @@
 
 static int peer;
 
-/*
- * RemoteBench.latency: PE 0 runs OP against the peer (warm-up max(10, iters / 10), then iters timed),
- * the others wait at the barrier; µs per operation. A macro so OP is inlined, as the JIT does.
- */
-#define LATENCY(NAME, ITERS, OP)                                                                      \
-    do                                                                                                \
-    {                                                                                                 \
-        const int iters_ = (ITERS);                                                                   \
-        shmem_barrier_all();                                                                          \
-        if (me == 0)                                                                                  \
-        {                                                                                             \
-            const int warm_ = iters_ / 10 > 10 ? iters_ / 10 : 10;                                    \
-            for (int i_ = 0; i_ < warm_; i_++)                                                        \
-            {                                                                                         \
-                OP;                                                                                   \
-            }                                                                                         \
-            const long t0_ = now_ns();                                                                \
-            for (int i_ = 0; i_ < iters_; i_++)                                                       \
-            {                                                                                         \
-                OP;                                                                                   \
-            }                                                                                         \
-            const long t1_ = now_ns();                                                                \
-            results_add((NAME), 8, "us", (double)(t1_ - t0_) / 1e3 / iters_);                         \
-        }                                                                                             \
-        shmem_barrier_all();                                                                          \
-    } while (0)
-
 /* the private 1 MiB source of the bandwidth row (RemoteBench's off-heap segment), made once in main */
 static char *big;
 
@@ -75,10 +48,10 @@ static void run_all(void)
     }
     const int iters = quick ? 300 : 2000;
     long one = 0;
-    LATENCY("get 8 B", iters, shmem_long_get(&one, &words[0], 1, peer));
-    LATENCY("put 8 B + quiet", iters, (shmem_long_put(&words[1], &one, 1, peer), shmem_quiet()));
-    LATENCY("fetch_add", iters, (void)shmem_long_atomic_fetch_add(&words[2], 1L, peer));
-    LATENCY("compare_swap", iters, (void)shmem_long_atomic_compare_swap(&words[3], 0L, 0L, peer));
+    LATENCY("get 8 B", 8, iters, shmem_long_get(&one, &words[0], 1, peer));
+    LATENCY("put 8 B + quiet", 8, iters, (shmem_long_put(&words[1], &one, 1, peer), shmem_quiet()));
+    LATENCY("fetch_add", 8, iters, (void)shmem_long_atomic_fetch_add(&words[2], 1L, peer));
+    LATENCY("compare_swap", 8, iters, (void)shmem_long_atomic_compare_swap(&words[3], 0L, 0L, peer));
     shmem_barrier_all();
     if (me == 0)
     {
