@@ -9,6 +9,7 @@ import io.jshmem.SymmetricLongs;
 import io.jshmem.Team;
 
 import io.jshmem.transport.TransportContext;
+import io.jshmem.transport.TransportSet;
 
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
@@ -26,7 +27,7 @@ import java.util.EnumSet;
 final class ContextImpl extends ShmemContext
 {
     private final RmaEngine rma;
-    private final TransportContext tc;
+    private final TransportContext[] tc;
     private final Team team;
     private final boolean world;
     private final EnumSet<ContextOption> options;
@@ -215,10 +216,7 @@ final class ContextImpl extends ShmemContext
         }
         rma.quiet(tc);
         closed = true;
-        if (tc != null)
-        {
-            tc.close();
-        }
+        TransportSet.closeContexts(tc);
     }
 
     @Override

@@ -14,61 +14,59 @@ import java.lang.invoke.VarHandle;
 import java.lang.reflect.Array;
 import io.jshmem.transport.HeapAtomics;
 import io.jshmem.transport.P2pTransport;
-import io.jshmem.transport.ReachabilityMap;
 import io.jshmem.transport.Transport;
 import io.jshmem.transport.TransportContext;
+import io.jshmem.transport.TransportSet;
 
 /**
  * Every one-sided operation of a PE: the argument checks, once, then the two-tier dispatch of the
  * reachability map. Tier one is the p2p transport inlined: a target whose heap is mapped here is a
  * copy or an atomic on {@link P2pTransport#heapOf} through its static forms. Tier two is the remote
- * transport of the map (the proxy) through the {@link Transport} SPI with the calling context's
- * {@link TransportContext}. Every context of a PE shares its engine; the per-context state (issued and
- * acknowledged requests per target) lives in the transport context each context holds. Safe from any
- * thread.
+ * transport the map names for the target (proxy or ucx), found by an array lookup per PE
+ * ({@link TransportSet#remoteOf}), through the {@link Transport} SPI with the calling context's
+ * {@link TransportContext} for that transport (its slot, {@link TransportSet#slotOf}). Every context of a
+ * PE shares its engine; the per-context state (issued and acknowledged requests per target) lives in the
+ * transport contexts each context holds, one per transport in use. Safe from any thread.
  * <p>
  * Ordering: p2p puts are plain stores into the peer mapping, a put-with-signal fences between the data
  * and the signal, fence and quiet are full fences (which also order any non-temporal stores the JDK's
- * copy routines may use); remote targets get the remote transport's fence and quiet as well.
+ * copy routines may use); fence and quiet also reach every remote transport in use, pe_quiet the target's.
  */
 final class RmaEngine
 {
     private final SymmetricSpace owner;
     private volatile boolean finalized;
     private final MemorySegment[] heaps;
-    private final Transport remote;
-    private final boolean[] viaRemote;
+    private final TransportSet transports;
+    private final Transport[] remoteOf;
+    private final int[] slotOf;
     private final int nPes;
 
     /**
-     * @param owner  the PE.
-     * @param p2p    the connected p2p transport (this PE and its mapped peers).
-     * @param remote the connected remote transport, or null when every PE is mapped.
-     * @param map    the job's reachability map.
+     * @param owner      the PE.
+     * @param transports the PE's connected transports: p2p's mapped heaps, and per PE the remote transport
+     *                   of the map and its context slot.
      */
-    RmaEngine(final SymmetricSpace owner, final P2pTransport p2p, final Transport remote, final ReachabilityMap map)
+    RmaEngine(final SymmetricSpace owner, final TransportSet transports)
     {
         this.owner = owner;
-        this.heaps = p2p.heaps();
-        this.remote = remote;
+        this.transports = transports;
+        this.heaps = transports.p2p().heaps();
+        this.remoteOf = transports.remoteOfAll();
+        this.slotOf = transports.slotOfAll();
         this.nPes = heaps.length;
-        this.viaRemote = new boolean[nPes];
-        for (int pe = 0; pe < nPes; pe++)
-        {
-            viaRemote[pe] = remote != null && heaps[pe] == null && map.transport(owner.myPe(), pe) == remote.id();
-        }
     }
 
-    /** @return a new per-context state (null when no remote transport is connected). */
-    TransportContext newContext()
+    /** @return a new per-context state: one slot per remote transport in use (null when none is). */
+    TransportContext[] newContext()
     {
-        return remote == null ? null : remote.createContext();
+        return transports.newContexts();
     }
 
     /** @return whether pe is reached by any transport. */
     boolean reaches(final int pe)
     {
-        return pe >= 0 && pe < nPes && (heaps[pe] != null || viaRemote[pe]);
+        return pe >= 0 && pe < nPes && (heaps[pe] != null || remoteOf[pe] != null);
     }
 
     // ------------------------------------------------------------------ checks
@@ -81,7 +79,7 @@ final class RmaEngine
             throw new IndexOutOfBoundsException(owner.prefix() + "pe=" + pe + " out of range [0, " + nPes + ")");
         }
         final MemorySegment heap = heaps[pe];
-        if (heap == null && !viaRemote[pe])
+        if (heap == null && remoteOf[pe] == null)
         {
             throw new ShmemException(owner.prefix() + "pe=" + pe + " is not reachable by any configured transport (SHMEM_TRANSPORT)");
         }
@@ -193,7 +191,7 @@ final class RmaEngine
 
     // ------------------------------------------------------------------ contiguous
 
-    void put(final TransportContext tc, final SymmetricArray<?> dest, final long destIndex, final Object src, final int srcOffset,
+    void put(final TransportContext[] tc, final SymmetricArray<?> dest, final long destIndex, final Object src, final int srcOffset,
         final int count, final int pe, final boolean nbi)
     {
         final long off = checkHandle(dest, destIndex, count, "dest");
@@ -207,12 +205,12 @@ final class RmaEngine
             }
             else
             {
-                remote.put(tc, pe, off, slice(src, srcOffset, count, dest.elementBytes()), nbi);
+                remoteOf[pe].put(tc[slotOf[pe]], pe, off, slice(src, srcOffset, count, dest.elementBytes()), nbi);
             }
         }
     }
 
-    void get(final TransportContext tc, final Object dest, final int destOffset, final SymmetricArray<?> src, final long srcIndex,
+    void get(final TransportContext[] tc, final Object dest, final int destOffset, final SymmetricArray<?> src, final long srcIndex,
         final int count, final int pe, final boolean nbi)
     {
         final long off = checkHandle(src, srcIndex, count, "source");
@@ -226,12 +224,12 @@ final class RmaEngine
             }
             else
             {
-                remote.get(tc, pe, off, slice(dest, destOffset, count, src.elementBytes()), nbi);
+                remoteOf[pe].get(tc[slotOf[pe]], pe, off, slice(dest, destOffset, count, src.elementBytes()), nbi);
             }
         }
     }
 
-    void putSegment(final TransportContext tc, final SymmetricArray<?> dest, final long destByteOffset, final MemorySegment src,
+    void putSegment(final TransportContext[] tc, final SymmetricArray<?> dest, final long destByteOffset, final MemorySegment src,
         final int pe, final boolean nbi)
     {
         checkOwner(dest, "dest");
@@ -244,11 +242,11 @@ final class RmaEngine
         }
         else if (bytes > 0)
         {
-            remote.put(tc, pe, dest.offset() + destByteOffset, src, nbi);
+            remoteOf[pe].put(tc[slotOf[pe]], pe, dest.offset() + destByteOffset, src, nbi);
         }
     }
 
-    void getSegment(final TransportContext tc, final MemorySegment dest, final SymmetricArray<?> src, final long srcByteOffset,
+    void getSegment(final TransportContext[] tc, final MemorySegment dest, final SymmetricArray<?> src, final long srcByteOffset,
         final int pe, final boolean nbi)
     {
         checkOwner(src, "source");
@@ -261,7 +259,7 @@ final class RmaEngine
         }
         else if (bytes > 0)
         {
-            remote.get(tc, pe, src.offset() + srcByteOffset, dest, nbi);
+            remoteOf[pe].get(tc[slotOf[pe]], pe, src.offset() + srcByteOffset, dest, nbi);
         }
     }
 
@@ -277,7 +275,7 @@ final class RmaEngine
 
     // ------------------------------------------------------------------ strided
 
-    void putStrided(final TransportContext tc, final SymmetricArray<?> dest, final long destIndex, final long dst, final Object src,
+    void putStrided(final TransportContext[] tc, final SymmetricArray<?> dest, final long destIndex, final long dst, final Object src,
         final int srcOffset, final long sst, final long bsize, final long nblocks, final int pe)
     {
         // overflow-proof (issue 10): the spans saturate, so no stride or count wraps into a range that passes
@@ -297,12 +295,12 @@ final class RmaEngine
             }
             else
             {
-                remote.put(tc, pe, off, slice(src, s, (int)bsize, dest.elementBytes()), false);
+                remoteOf[pe].put(tc[slotOf[pe]], pe, off, slice(src, s, (int)bsize, dest.elementBytes()), false);
             }
         }
     }
 
-    void getStrided(final TransportContext tc, final Object dest, final int destOffset, final long dst, final SymmetricArray<?> src,
+    void getStrided(final TransportContext[] tc, final Object dest, final int destOffset, final long dst, final SymmetricArray<?> src,
         final long srcIndex, final long sst, final long bsize, final long nblocks, final int pe)
     {
         Checks.checkStrides(owner.prefix(), dst, sst, bsize, nblocks);
@@ -322,14 +320,14 @@ final class RmaEngine
             else
             {
                 // every block but the last is non-blocking: replies come back in order, so the last completes them all
-                remote.get(tc, pe, off, slice(dest, d, (int)bsize, src.elementBytes()), b + 1 < nblocks);
+                remoteOf[pe].get(tc[slotOf[pe]], pe, off, slice(dest, d, (int)bsize, src.elementBytes()), b + 1 < nblocks);
             }
         }
     }
 
     // ------------------------------------------------------------------ scalar
 
-    void p(final TransportContext tc, final SymmetricArray<?> dest, final long index, final long bits, final int pe)
+    void p(final TransportContext[] tc, final SymmetricArray<?> dest, final long index, final long bits, final int pe)
     {
         final long off = checkHandle(dest, index, 1, "dest");
         final MemorySegment t = target(pe);
@@ -340,11 +338,11 @@ final class RmaEngine
         else
         {
             final MemorySegment one = MemorySegment.ofArray(new long[] {bits}).asSlice(0, dest.elementBytes());
-            remote.put(tc, pe, off, one, false);
+            remoteOf[pe].put(tc[slotOf[pe]], pe, off, one, false);
         }
     }
 
-    long g(final TransportContext tc, final SymmetricArray<?> src, final long index, final int pe)
+    long g(final TransportContext[] tc, final SymmetricArray<?> src, final long index, final int pe)
     {
         final long off = checkHandle(src, index, 1, "source");
         final MemorySegment t = target(pe);
@@ -354,13 +352,13 @@ final class RmaEngine
         }
         final long[] box = new long[1];
         final MemorySegment one = MemorySegment.ofArray(box);
-        remote.get(tc, pe, off, one.asSlice(0, src.elementBytes()), false);
+        remoteOf[pe].get(tc[slotOf[pe]], pe, off, one.asSlice(0, src.elementBytes()), false);
         return P2pTransport.g(one, 0, src.elementBytes());
     }
 
     // ------------------------------------------------------------------ atomics
 
-    long amo(final TransportContext tc, final AtomicOp op, final SymmetricArray<?> dest, final long index, final long value,
+    long amo(final TransportContext[] tc, final AtomicOp op, final SymmetricArray<?> dest, final long index, final long value,
         final long cond, final int pe)
     {
         final long off = checkAtomic(dest, index);
@@ -369,10 +367,10 @@ final class RmaEngine
         {
             return HeapAtomics.apply(t, op, dest.elementBytes(), off, value, cond);
         }
-        return remote.amo(tc, pe, op, dest.elementBytes(), off, value, cond);
+        return remoteOf[pe].amo(tc[slotOf[pe]], pe, op, dest.elementBytes(), off, value, cond);
     }
 
-    void amoNbi(final TransportContext tc, final AtomicOp op, final SymmetricArray<?> dest, final long index, final long value,
+    void amoNbi(final TransportContext[] tc, final AtomicOp op, final SymmetricArray<?> dest, final long index, final long value,
         final long cond, final int pe, final Object fetch, final int fetchIndex)
     {
         checkArray(fetch, fetchIndex, 1, "fetch");
@@ -390,7 +388,7 @@ final class RmaEngine
         final MemorySegment t = target(pe);
         if (t == null)
         {
-            remote.amoNbi(tc, pe, op, dest.elementBytes(), off, value, cond, fetch == null ? null : slice(fetch, fetchIndex, 1, fetchBytes));
+            remoteOf[pe].amoNbi(tc[slotOf[pe]], pe, op, dest.elementBytes(), off, value, cond, fetch == null ? null : slice(fetch, fetchIndex, 1, fetchBytes));
             return;
         }
         final long old = HeapAtomics.apply(t, op, dest.elementBytes(), off, value, cond);
@@ -409,7 +407,7 @@ final class RmaEngine
 
     // ------------------------------------------------------------------ signals
 
-    void putSignal(final TransportContext tc, final SymmetricArray<?> dest, final long destIndex, final Object src, final int srcOffset,
+    void putSignal(final TransportContext[] tc, final SymmetricArray<?> dest, final long destIndex, final Object src, final int srcOffset,
         final int count, final SymmetricLongs sig, final long sigIndex, final long signal, final SignalOp op, final int pe,
         final boolean nbi)
     {
@@ -432,29 +430,29 @@ final class RmaEngine
         }
         else
         {
-            remote.putSignal(tc, pe, off, data, sigOff, signal, op, nbi);
+            remoteOf[pe].putSignal(tc[slotOf[pe]], pe, off, data, sigOff, signal, op, nbi);
         }
     }
 
     // ------------------------------------------------------------------ ordering
 
-    void fence(final TransportContext tc)
+    void fence(final TransportContext[] tc)
     {
         usable("fence");
         VarHandle.fullFence();
-        if (remote != null)
+        if (tc != null)
         {
-            remote.fence(tc);
+            transports.fence(tc);
         }
     }
 
-    void quiet(final TransportContext tc)
+    void quiet(final TransportContext[] tc)
     {
         usable("quiet");
         VarHandle.fullFence();
-        if (remote != null)
+        if (tc != null)
         {
-            remote.quiet(tc);
+            transports.quiet(tc);
         }
     }
 
@@ -462,13 +460,10 @@ final class RmaEngine
     void quietAll()
     {
         VarHandle.fullFence();
-        if (remote != null)
-        {
-            remote.quietAll();
-        }
+        transports.quietAll();
     }
 
-    void peQuiet(final TransportContext tc, final int[] pes)
+    void peQuiet(final TransportContext[] tc, final int[] pes)
     {
         usable("peQuiet");
         for (final int pe : pes)
@@ -479,14 +474,11 @@ final class RmaEngine
         {
             VarHandle.fullFence();
         }
-        if (remote != null)
+        for (final int pe : pes)
         {
-            for (final int pe : pes)
+            if (remoteOf[pe] != null)
             {
-                if (viaRemote[pe])
-                {
-                    remote.peQuiet(tc, pe);
-                }
+                remoteOf[pe].peQuiet(tc[slotOf[pe]], pe);
             }
         }
     }

@@ -29,11 +29,11 @@ import io.jshmem.heap.StaleHeapFiles;
 import io.jshmem.spi.Allocation;
 import io.jshmem.spi.SymmetricSpace;
 import io.jshmem.team.TeamRegistry;
-import io.jshmem.transport.P2pTransport;
 import io.jshmem.transport.ReachabilityMap;
-import io.jshmem.transport.Transport;
 import io.jshmem.transport.TransportContext;
-import io.jshmem.transport.proxy.ProxyTransport;
+import io.jshmem.transport.TransportSet;
+import io.jshmem.transport.TransportSetup;
+import io.jshmem.transport.Transports;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -51,12 +51,11 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     private final ThreadLevel threadLevel;
     private final Bootstrap bootstrap;
     private final HeapFile heapFile;
-    private final P2pTransport p2p;
-    private final Transport remote;
+    private final TransportSet transports;
     private final ReachabilityMap reachability;
     private final MemorySegment localHeap;
     private final RmaEngine rma;
-    private final TransportContext tc;
+    private final TransportContext[] tc;
     private final WaitIdle waitIdle;
     private final HeapAllocations allocations;
     private final TeamRegistry teams;
@@ -69,23 +68,22 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     private volatile boolean finalized;
 
     private ShmemRuntime(final boolean processWide, final ShmemConfig config, final ThreadLevel requested, final Bootstrap bootstrap,
-        final HeapFile heapFile, final P2pTransport p2p, final Transport remote, final ReachabilityMap reachability, final WaitIdle waitIdle)
+        final HeapFile heapFile, final TransportSet transports, final WaitIdle waitIdle)
     {
         super(processWide);
         this.config = config;
         this.threadLevel = requested;
         this.bootstrap = bootstrap;
         this.heapFile = heapFile;
-        this.p2p = p2p;
-        this.remote = remote;
-        this.reachability = reachability;
+        this.transports = transports;
+        this.reachability = transports.map();
         this.localHeap = heapFile.dataSegment();
         this.me = bootstrap.rank();
         this.n = bootstrap.size();
         this.prefix = ShmemException.pePrefix(me, n);
         this.debug = config.isSet(ShmemOptions.DEBUG);
         this.waitIdle = waitIdle;
-        this.rma = new RmaEngine(this, p2p, remote, reachability);
+        this.rma = new RmaEngine(this, transports);
         this.tc = rma.newContext();
         this.allocations = new HeapAllocations(this, bootstrap, heapFile.dataSize(), debug);
         // The team slot pool (teams module), WORLD's sync words included. Not zeroed here: the heap file is new,
@@ -110,8 +108,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     {
         final String prefix = ShmemException.pePrefix(bootstrap.rank(), bootstrap.size());
         HeapFile heap = null;
-        P2pTransport p2p = null;
-        Transport remote = null;
+        TransportSet transports = null;
         try
         {
             if (bootstrap.rank() == 0 && config.isSet(ShmemOptions.VERSION))
@@ -129,48 +126,21 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             heap = HeapFile.create(dir, bootstrap.jobId(), bootstrap.rank(), bootstrap.size(), heapSize);
             final HeapFile created = heap;
             bootstrap.onExit(created::unlink); // a global exit or failure exit during init leaves no file behind
-            final List<String> transports = config.get(ShmemOptions.TRANSPORT);
-            p2p = new P2pTransport(bootstrap, heap, dir, transports.contains("p2p"));
-            final boolean viaProxy = transports.contains("proxy") &&
-                (!transports.contains("p2p") || java.util.Arrays.stream(bootstrap.nodeOfRank()).distinct().count() > 1);
-            final WaitIdle waitIdle = new WaitIdle(bootstrap, prefix, waitSpins(config, bootstrap, viaProxy), waitYields(config, bootstrap, viaProxy));
-            if (transports.contains("proxy"))
+            final List<String> configured = config.get(ShmemOptions.TRANSPORT);
+            final boolean remoteWaits = remoteWaits(configured, bootstrap);
+            final WaitIdle waitIdle = new WaitIdle(bootstrap, prefix, waitSpins(config, bootstrap, remoteWaits),
+                waitYields(config, bootstrap, remoteWaits));
+            // steps 4-6: the transports of SHMEM_TRANSPORT, their endpoints, the reachability map, connections
+            transports = TransportSet.open(new TransportSetup(bootstrap, heap, dir, config, waitIdle::idle, System.err::println), configured);
+            final ReachabilityMap map = transports.map();
+            if (bootstrap.rank() == 0 && config.isSet(ShmemOptions.INFO))
             {
-                remote = new ProxyTransport(bootstrap, heap.dataSegment(), proxySettings(config, bootstrap, prefix), waitIdle::idle);
-            }
-            // steps 4-5: endpoints, then each PE's row (this PE by load/store; others by the first listed transport that reaches them)
-            final byte[][] endpoints = bootstrap.allgather(remote == null ? new byte[0] : remote.endpoint());
-            final byte[] row = new byte[bootstrap.size()];
-            for (int pe = 0; pe < row.length; pe++)
-            {
-                for (final String name : transports)
+                for (final String line : transports.describe())
                 {
-                    final Transport t = "p2p".equals(name) ? p2p : remote;
-                    if (row[pe] == ReachabilityMap.NONE && t.canReach(pe))
-                    {
-                        row[pe] = t.id();
-                    }
-                }
-                if (pe == bootstrap.rank())
-                {
-                    row[pe] = ReachabilityMap.P2P;
+                    System.out.println("jshmem: transport " + line);
                 }
             }
-            final ReachabilityMap map = ReachabilityMap.gather(bootstrap, row);
-            final List<String> unreachable = map.unreachablePairs(8);
-            if (!unreachable.isEmpty())
-            {
-                throw new ShmemInitException(prefix + "PEs cannot reach each other (" + String.join(", ", unreachable) +
-                    (unreachable.size() == 8 ? ", ..." : "") + "; hosts " + java.util.Arrays.toString(bootstrap.hostOfRank()) +
-                    "): no transport in SHMEM_TRANSPORT=" + String.join(",", transports) + " reaches them (PEs on other nodes need 'proxy')");
-            }
-            // step 6: connections (collective, in the same order on every PE)
-            p2p.connect(map, endpoints);
-            if (remote != null)
-            {
-                remote.connect(map, endpoints);
-            }
-            final ShmemRuntime runtime = new ShmemRuntime(processWide, config, requested, bootstrap, heap, p2p, remote, map, waitIdle);
+            final ShmemRuntime runtime = new ShmemRuntime(processWide, config, requested, bootstrap, heap, transports, waitIdle);
             bootstrap.barrier(); // every PE is constructed before anyone stores into a peer's sync words
             runtime.world.sync();
             if (config.isSet(ShmemOptions.DEBUG))
@@ -182,37 +152,37 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         }
         catch (final RuntimeException ex)
         {
-            closeQuietly(remote);
-            closeQuietly(p2p);
+            closeQuietly(transports);
             closeQuietly(heap);
             closeQuietly(bootstrap);
             throw ex instanceof ShmemException ? ex : new ShmemInitException(prefix + "init failed: " + ex, ex);
         }
     }
 
-    /** The proxy's settings from the options; its connect deadline is the bootstrap's. */
-    private static ProxyTransport.Settings proxySettings(final ShmemConfig config, final Bootstrap bootstrap, final String prefix)
+    /**
+     * @return whether this PE's waits may be on PEs reached through a remote transport: the list has one, and
+     *         either p2p is left out or the job spans nodes (waits then last a network round trip).
+     */
+    private static boolean remoteWaits(final List<String> configured, final Bootstrap bootstrap)
     {
-        final int configured = config.get(ShmemOptions.PROXY_SPINS);
-        final boolean over = oversubscribed(bootstrap);
-        final int spins = configured >= 0 ? configured : 20;
-        return new ProxyTransport.Settings(config.get(ShmemOptions.PROXY_RING_SIZE), config.get(ShmemOptions.PROXY_WINDOW), spins,
-            10, config.get(ShmemOptions.PROXY_HEARTBEAT_NS), config.get(ShmemOptions.PROXY_PEER_TIMEOUT_NS),
-            config.get(ShmemOptions.BOOTSTRAP_TIMEOUT_NS), System.err::println);
+        final boolean auto = configured.equals(List.of(Transports.AUTO));
+        final boolean listsRemote = auto || configured.stream().anyMatch(name -> !Transports.P2P.equals(name));
+        final boolean listsP2p = auto || configured.contains(Transports.P2P);
+        return listsRemote && (!listsP2p || java.util.Arrays.stream(bootstrap.nodeOfRank()).distinct().count() > 1);
     }
 
     /**
      * Spinning only pays while the PE being waited for has a core of its own; when this node runs more
      * PEs than it has cores, a waiter yields almost at once so that PE can run.
      */
-    private static int waitSpins(final ShmemConfig config, final Bootstrap bootstrap, final boolean viaProxy)
+    private static int waitSpins(final ShmemConfig config, final Bootstrap bootstrap, final boolean remoteWaits)
     {
         final int configured = config.get(ShmemOptions.WAIT_SPINS);
         if (configured >= 0)
         {
             return configured;
         }
-        if (viaProxy)
+        if (remoteWaits)
         {
             return 100; // then 50 yields, then park: see waitYields
         }
@@ -226,14 +196,14 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
      *         the repetitions with parking in the barriers between tests and in 1 of 8 runs without). When
      *         PEs outnumber cores, parking is what lets the PE being waited for run.
      */
-    private static int waitYields(final ShmemConfig config, final Bootstrap bootstrap, final boolean viaProxy)
+    private static int waitYields(final ShmemConfig config, final Bootstrap bootstrap, final boolean remoteWaits)
     {
         final int configured = config.get(ShmemOptions.WAIT_YIELDS);
         if (configured >= 0)
         {
             return configured;
         }
-        if (viaProxy)
+        if (remoteWaits)
         {
             // a wait on a remote PE lasts a network round trip: a waiter that keeps yielding takes the
             // core its proxy thread needs (2-PE ping-pong over the proxy on 2 vCPUs: 96 us one way
@@ -361,10 +331,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
                 // match another PE's barrierAll and let it pass a barrier this PE never entered (issue 10). Every
                 // PE quieted before it, so nobody touches a heap after it.
                 bootstrap.barrier();
-                if (remote != null)
-                {
-                    remote.quiesce(); // peers closing their connections from now on is the end of the job, not a failure
-                }
+                transports.quiesce(); // peers closing their connections from now on is the end of the job, not a failure
                 bootstrap.barrier();
             }
         }
@@ -377,8 +344,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             finalized = true;
             rma.finalized();
             releaseObjects();
-            closeQuietly(remote);
-            closeQuietly(p2p);
+            closeQuietly(transports);
             closeQuietly(heapFile);
             closeQuietly(bootstrap);
         }
@@ -413,8 +379,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         rma.finalized();
         bootstrap.reportFailure(why);
         releaseObjects();
-        closeQuietly(remote);
-        closeQuietly(p2p);
+        closeQuietly(transports);
         closeQuietly(heapFile);
         closeQuietly(bootstrap);
     }
@@ -458,7 +423,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         {
             throw new IndexOutOfBoundsException(prefix + "ptr: pe=" + pe + " out of range [0, " + n + ")");
         }
-        final MemorySegment heap = p2p.heapOf(pe);
+        final MemorySegment heap = transports.p2p().heapOf(pe);
         return heap == null ? null : heap.asSlice(object.offset(), object.byteSize());
     }
 

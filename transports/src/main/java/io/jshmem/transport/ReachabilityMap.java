@@ -18,20 +18,13 @@ public final class ReachabilityMap
     public static final byte P2P = 1;
     /** Reached through the CPU proxy over TCP. */
     public static final byte PROXY = 2;
-    /** Reserved for a UCX (RDMA-style) transport. */
+    /** Reached through UCX (RDMA verbs on clusters, tcp or shared memory otherwise). */
     public static final byte UCX = 3;
 
-    /** @return the name of a transport id, for messages. */
+    /** @return the name of a transport id, for messages (the registry's name for it). */
     public static String name(final byte id)
     {
-        return switch (id)
-        {
-            case NONE -> "none";
-            case P2P -> "p2p";
-            case PROXY -> "proxy";
-            case UCX -> "ucx";
-            default -> "transport#" + id;
-        };
+        return Transports.nameOf(id);
     }
 
     private final byte[][] map;

@@ -1,0 +1,49 @@
+package io.jshmem.transport.proxy;
+
+import io.jshmem.config.ShmemConfig;
+import io.jshmem.config.ShmemOptions;
+import io.jshmem.transport.ReachabilityMap;
+import io.jshmem.transport.Transport;
+import io.jshmem.transport.TransportProvider;
+import io.jshmem.transport.TransportSetup;
+
+/** The registry's entry for the proxy transport ({@code proxy} in {@code SHMEM_TRANSPORT}). */
+public final class ProxyProvider implements TransportProvider
+{
+    /** Auto order: after transports that reach peers over RDMA, which come first. */
+    public static final int AUTO_ORDER = 50;
+
+    @Override
+    public String name()
+    {
+        return "proxy";
+    }
+
+    @Override
+    public byte id()
+    {
+        return ReachabilityMap.PROXY;
+    }
+
+    @Override
+    public int autoOrder(final TransportSetup setup)
+    {
+        return AUTO_ORDER;
+    }
+
+    @Override
+    public Transport create(final TransportSetup setup)
+    {
+        return new ProxyTransport(setup.bootstrap(), setup.heap().dataSegment(), settings(setup.config(), setup.log()), setup.idle());
+    }
+
+    /** The proxy's settings from the options; its connect deadline is the bootstrap's. */
+    static ProxyTransport.Settings settings(final ShmemConfig config, final java.util.function.Consumer<String> log)
+    {
+        final int configured = config.get(ShmemOptions.PROXY_SPINS);
+        final int spins = configured >= 0 ? configured : 20;
+        return new ProxyTransport.Settings(config.get(ShmemOptions.PROXY_RING_SIZE), config.get(ShmemOptions.PROXY_WINDOW), spins,
+            10, config.get(ShmemOptions.PROXY_HEARTBEAT_NS), config.get(ShmemOptions.PROXY_PEER_TIMEOUT_NS),
+            config.get(ShmemOptions.BOOTSTRAP_TIMEOUT_NS), log);
+    }
+}
