@@ -52,6 +52,15 @@ public interface Transport extends AutoCloseable
         return SPI_VERSION;
     }
 
+    /**
+     * @return what {@code SHMEM_INFO} prints after the transport's name and reach, e.g. a native library's
+     *         version and the devices it uses; empty by default.
+     */
+    default String info()
+    {
+        return "";
+    }
+
     /** @return the capabilities. */
     Set<Capability> capabilities();
 

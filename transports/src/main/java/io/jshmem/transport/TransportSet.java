@@ -463,7 +463,10 @@ public final class TransportSet implements AutoCloseable
             }
             else
             {
-                lines.add(name + ": reaches " + reached.getOrDefault(name, 0) + " of " + (map.size() - 1) + " other PEs");
+                final Transport t = listed[names.indexOf(name)];
+                final String info = t == null ? "" : t.info();
+                lines.add(name + ": reaches " + reached.getOrDefault(name, 0) + " of " + (map.size() - 1) + " other PEs" +
+                    (info.isEmpty() ? "" : " (" + info + ")"));
             }
         }
         return lines;
