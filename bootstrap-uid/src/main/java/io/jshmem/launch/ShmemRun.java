@@ -114,6 +114,10 @@ public final class ShmemRun
     {
         final List<String> cmd = new ArrayList<>();
         cmd.add(javaPath());
+        if (options.jvmArgs.stream().noneMatch(a -> a.startsWith("--enable-native-access")))
+        {
+            cmd.add("--enable-native-access=ALL-UNNAMED"); // the ucx transport binds libucp with java.lang.foreign
+        }
         cmd.addAll(options.jvmArgs);
         final String program = options.program;
         if (program.endsWith(".jar"))

@@ -253,6 +253,12 @@ public final class ShmemOptions
         "transports", "A peer whose proxy connection is silent this long (no data, no heartbeat) is declared lost and the " +
             "job fails naming it; a closed connection fails it at once.", DurationParser::parseNs);
 
+    /** How long the UCX progress thread polls after its last work before it sleeps on the worker's event descriptor. */
+    public static final Option<Long> UCX_SPIN_NS = Option.of("SHMEM_UCX_SPIN", null, "50us",
+        "transports", "How long the UCX transport's progress thread keeps polling the worker after its last work before it " +
+            "sleeps on the worker's event descriptor (0: sleep at once; an idle job then costs nothing; a ping-pong keeps it awake).",
+        DurationParser::parseNs);
+
     /** Every option, in table order. */
     public static final List<Option<?>> ALL = List.of(
         SYMMETRIC_SIZE, DEBUG, INFO, VERSION, WAIT_SPINS, WAIT_YIELDS,
@@ -260,5 +266,6 @@ public final class ShmemOptions
         ALLTOALL_ALGORITHM, REDUCE_ALGORITHM, SCAN_ALGORITHM, COLLECTIVE_TIMEOUT_NS,
         BOOTSTRAP, BOOTSTRAP_UID, BOOTSTRAP_UID_SESSION_ID, BOOTSTRAP_UID_SOCK_IFNAME, BOOTSTRAP_UID_SOCK_FAMILY,
         BOOTSTRAP_SECRET, BOOTSTRAP_TIMEOUT_NS, BOOTSTRAP_PEER_TIMEOUT_NS,
-        TRANSPORT, PROXY_RING_SIZE, PROXY_WINDOW, PROXY_SPINS, PROXY_HEARTBEAT_NS, PROXY_PEER_TIMEOUT_NS);
+        TRANSPORT, PROXY_RING_SIZE, PROXY_WINDOW, PROXY_SPINS, PROXY_HEARTBEAT_NS, PROXY_PEER_TIMEOUT_NS,
+        UCX_SPIN_NS);
 }

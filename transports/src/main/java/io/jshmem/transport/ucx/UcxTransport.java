@@ -1,0 +1,908 @@
+package io.jshmem.transport.ucx;
+
+import io.jshmem.AtomicOp;
+import io.jshmem.JobFailedException;
+import io.jshmem.ShmemException;
+import io.jshmem.ShmemInitException;
+import io.jshmem.SignalOp;
+import io.jshmem.bootstrap.Bootstrap;
+import io.jshmem.transport.HeapAtomics;
+import io.jshmem.transport.ReachabilityMap;
+import io.jshmem.transport.Transport;
+import io.jshmem.transport.TransportContext;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.function.Consumer;
+import java.util.function.IntUnaryOperator;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+/**
+ * The UCX transport ({@code ucx} in {@code SHMEM_TRANSPORT}): one-sided operations through libucp, bound
+ * with {@code java.lang.foreign} ({@link Ucp}). Each PE has one UCP context and one worker in
+ * multi-thread mode; its heap's data segment (the {@code /dev/shm} mapping) is registered with
+ * {@code ucp_mem_map} and its rkey, the worker's address and the heap's base address are the endpoint the
+ * runtime allgathers. {@link #connect} creates an endpoint with peer error handling to every PE the map
+ * gives this transport and unpacks its rkey.
+ * <p>
+ * Operations: API threads call UCX directly ({@code ucp_put_nbx}, {@code ucp_get_nbx},
+ * {@code ucp_atomic_op_nbx}) and drive the worker's progress while they wait for their own request. Over
+ * transports without hardware RMA (tcp, and shared memory into a user mapping), UCX applies a peer's puts
+ * and atomics in the target's {@code ucp_worker_progress}: a progress thread per PE serves its peers while
+ * the PE computes (passive progress), polling for {@code SHMEM_UCX_SPIN} after its last work, then
+ * sleeping on the worker's event descriptor ({@code ucp_worker_get_efd}/{@code ucp_worker_arm}), so an idle
+ * job costs nothing. UCX's atomic mode is set to {@code cpu}: every atomic that reaches this heap through
+ * UCX is applied with a CPU atomic instruction (or a CPU-coherent device atomic), the mechanism the p2p
+ * transport uses, so same-host and remote PEs updating one word stay in one atomicity domain.
+ * <p>
+ * Completion: {@link #quiet} flushes the worker ({@code ucp_worker_flush_nbx}), {@link #peQuiet} the one
+ * endpoint, {@link #fence} is {@code ucp_worker_fence}. A non-native source or destination (a Java array)
+ * is staged through this thread's native buffer and completes before the call returns, as do non-blocking
+ * fetching atomics (both allowed by the SPI). A peer's endpoint that fails (its process died, its link
+ * went down) fails the job naming that PE, through the bootstrap's failure report.
+ */
+public final class UcxTransport implements Transport
+{
+    /** Settings of one PE's UCX transport. */
+    public record Settings(long spinNs, long connectTimeoutNs, Consumer<String> log)
+    {
+    }
+
+    private static final int POLLIN = 1;
+    private static final long STAGE_CHUNK = 4L << 20;
+
+    private final Ucp u;
+    private final Bootstrap bootstrap;
+    private final MemorySegment heap;
+    private final Settings settings;
+    private final IntUnaryOperator idle;
+    private final int me;
+    private final int n;
+    private final String prefix;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment context;
+    private final MemorySegment worker;
+    private final MemorySegment memh;
+    private final byte[] endpoint;
+    private final int efd;
+    private final MemorySegment sink;
+    private final MemorySegment[] eps;
+    private final MemorySegment[] rkeys;
+    private final long[] remoteBase;
+    private final AtomicIntegerArray lost;
+    private final MemorySegment errorHandler;
+    private final ThreadLocal<Scratch> scratch;
+    private final Thread progressThread;
+    private int[] remotePes = new int[0];
+    private volatile boolean closed;
+    private volatile boolean quiescing;
+    private volatile boolean stopping;
+
+    /** Per-thread native memory for request parameters, operands and staging. */
+    private final class Scratch
+    {
+        final MemorySegment param = arena.allocate(Ucp.REQUEST_PARAM_SIZE, 8);
+        final MemorySegment operand = arena.allocate(8, 8);
+        final MemorySegment reply = arena.allocate(8, 8);
+        final MemorySegment out = arena.allocate(8, 8);
+        MemorySegment stage = arena.allocate(64 << 10, 64);
+
+        MemorySegment stage(final long size)
+        {
+            if (stage.byteSize() < size)
+            {
+                stage = arena.allocate(Math.max(size, stage.byteSize() * 2), 64);
+            }
+            return stage.asSlice(0, size);
+        }
+    }
+
+    /** A context: UCX completes by worker and endpoint, so a context only names the transport. */
+    private static final class UcxContext implements TransportContext
+    {
+        @Override
+        public void close()
+        {
+        }
+    }
+
+    /**
+     * Initialises UCX for this PE: context, worker, the heap's registration, and the progress thread. Not
+     * collective.
+     *
+     * @param bootstrap the job's bootstrap (failure reporting).
+     * @param heap      this PE's heap data segment (registered for remote access).
+     * @param settings  the options.
+     * @param idle      the caller's wait strategy (throws when the job has failed).
+     * @throws IllegalStateException when libucp cannot be loaded (the message names the library and package).
+     * @throws ShmemInitException    when UCX refuses to initialise.
+     */
+    public UcxTransport(final Bootstrap bootstrap, final MemorySegment heap, final Settings settings, final IntUnaryOperator idle)
+    {
+        this.u = Ucp.load();
+        this.bootstrap = bootstrap;
+        this.heap = heap;
+        this.settings = settings;
+        this.idle = idle;
+        this.me = bootstrap.rank();
+        this.n = bootstrap.size();
+        this.prefix = ShmemException.pePrefix(me, n);
+        this.eps = new MemorySegment[n];
+        this.rkeys = new MemorySegment[n];
+        this.remoteBase = new long[n];
+        this.lost = new AtomicIntegerArray(n);
+        this.scratch = ThreadLocal.withInitial(Scratch::new);
+        this.sink = arena.allocate(8, 8);
+        MemorySegment ctx = MemorySegment.NULL;
+        MemorySegment wrk = MemorySegment.NULL;
+        MemorySegment mh = MemorySegment.NULL;
+        try
+        {
+            final MemorySegment out = arena.allocate(8, 8);
+            check((int)u.configRead.invokeExact(MemorySegment.NULL, MemorySegment.NULL, out), "ucp_config_read");
+            final MemorySegment config = out.get(ADDRESS, 0);
+            try
+            {
+                // one atomicity domain with the p2p transport's CPU atomics
+                check((int)u.configModify.invokeExact(config, arena.allocateFrom("ATOMIC_MODE"), arena.allocateFrom("cpu")),
+                    "ucp_config_modify(ATOMIC_MODE=cpu)");
+                final MemorySegment params = arena.allocate(Ucp.PARAMS_SIZE, 8);
+                params.set(JAVA_LONG, 0, Ucp.PARAM_FIELD_FEATURES);
+                params.set(JAVA_LONG, Ucp.PARAMS_FEATURES, Ucp.FEATURE_RMA | Ucp.FEATURE_AMO32 | Ucp.FEATURE_AMO64 | Ucp.FEATURE_WAKEUP);
+                check((int)u.initVersion.invokeExact(Ucp.API_MAJOR, Ucp.API_MINOR, params, config, out), "ucp_init");
+                ctx = out.get(ADDRESS, 0);
+            }
+            finally
+            {
+                u.configRelease.invokeExact(config);
+            }
+            final MemorySegment wp = arena.allocate(Ucp.WORKER_PARAMS_SIZE, 8);
+            wp.set(JAVA_LONG, 0, Ucp.WORKER_PARAM_FIELD_THREAD_MODE);
+            wp.set(JAVA_INT, Ucp.WORKER_PARAMS_THREAD_MODE, Ucp.THREAD_MODE_MULTI);
+            check((int)u.workerCreate.invokeExact(ctx, wp, out), "ucp_worker_create");
+            wrk = out.get(ADDRESS, 0);
+            final MemorySegment mp = arena.allocate(Ucp.MEM_MAP_PARAMS_SIZE, 8);
+            mp.set(JAVA_LONG, 0, Ucp.MEM_MAP_PARAM_FIELD_ADDRESS | Ucp.MEM_MAP_PARAM_FIELD_LENGTH);
+            mp.set(ADDRESS, Ucp.MEM_MAP_PARAMS_ADDRESS, heap);
+            mp.set(JAVA_LONG, Ucp.MEM_MAP_PARAMS_LENGTH, heap.byteSize());
+            check((int)u.memMap.invokeExact(ctx, mp, out), "ucp_mem_map of the " + heap.byteSize() + "-byte heap");
+            mh = out.get(ADDRESS, 0);
+            final MemorySegment len = arena.allocate(8, 8);
+            check((int)u.rkeyPack.invokeExact(ctx, mh, out, len), "ucp_rkey_pack");
+            final byte[] rkey = copyOut(out.get(ADDRESS, 0), len.get(JAVA_LONG, 0));
+            u.rkeyBufferRelease.invokeExact(out.get(ADDRESS, 0));
+            check((int)u.workerGetAddress.invokeExact(wrk, out, len), "ucp_worker_get_address");
+            final byte[] address = copyOut(out.get(ADDRESS, 0), len.get(JAVA_LONG, 0));
+            u.workerReleaseAddress.invokeExact(wrk, out.get(ADDRESS, 0));
+            endpoint = ByteBuffer.allocate(16 + address.length + rkey.length).order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(heap.address()).putInt(address.length).put(address).putInt(rkey.length).put(rkey).array();
+            check((int)u.workerGetEfd.invokeExact(wrk, out), "ucp_worker_get_efd");
+            efd = out.get(JAVA_INT, 0);
+            final MethodHandle onError = java.lang.invoke.MethodHandles.lookup().findVirtual(UcxTransport.class, "onEndpointError", Ucp.errorHandlerType()).bindTo(this);
+            errorHandler = Ucp.errorHandler(onError, arena);
+        }
+        catch (final ShmemInitException ex)
+        {
+            release(ctx, wrk, mh);
+            throw ex;
+        }
+        catch (final Throwable t)
+        {
+            release(ctx, wrk, mh);
+            throw new ShmemInitException(prefix + "ucx: cannot initialise UCX " + u.version() + ": " + t, t);
+        }
+        this.context = ctx;
+        this.worker = wrk;
+        this.memh = mh;
+        this.progressThread = Thread.ofPlatform().daemon().name("jshmem-ucx-progress-pe" + me).start(this::progressLoop);
+    }
+
+    private void release(final MemorySegment ctx, final MemorySegment wrk, final MemorySegment mh)
+    {
+        try
+        {
+            if (!mh.equals(MemorySegment.NULL))
+            {
+                final int ignored = (int)u.memUnmap.invokeExact(ctx, mh);
+            }
+            if (!wrk.equals(MemorySegment.NULL))
+            {
+                u.workerDestroy.invokeExact(wrk);
+            }
+            if (!ctx.equals(MemorySegment.NULL))
+            {
+                u.cleanup.invokeExact(ctx);
+            }
+        }
+        catch (final Throwable ignore)
+        {
+            // already failing
+        }
+        arena.close();
+    }
+
+    private void check(final int status, final String what)
+    {
+        if (status != Ucp.UCS_OK)
+        {
+            throw new ShmemInitException(prefix + "ucx: " + what + " failed: " + u.status(status));
+        }
+    }
+
+    private static byte[] copyOut(final MemorySegment p, final long len)
+    {
+        return p.reinterpret(len).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    @Override
+    public String name()
+    {
+        return "ucx";
+    }
+
+    @Override
+    public byte id()
+    {
+        return ReachabilityMap.UCX;
+    }
+
+    @Override
+    public String info()
+    {
+        return "UCX " + u.version() + ", worker thread mode multi, atomic mode cpu, " +
+            (settings.spinNs() > 0 ? "progress thread polls " + settings.spinNs() / 1000 + " us then sleeps" : "progress thread sleeps when idle") +
+            tls();
+    }
+
+    private static String tls()
+    {
+        final String tls = System.getenv("UCX_TLS");
+        final String dev = System.getenv("UCX_NET_DEVICES");
+        return (tls != null ? ", UCX_TLS=" + tls : "") + (dev != null ? ", UCX_NET_DEVICES=" + dev : "");
+    }
+
+    @Override
+    public Set<Capability> capabilities()
+    {
+        return EnumSet.of(Capability.PASSIVE_PROGRESS, Capability.CPU_ATOMICS);
+    }
+
+    @Override
+    public byte[] endpoint()
+    {
+        return endpoint.clone();
+    }
+
+    /** UCX reaches every other PE (tcp at least); a PE reaches itself by load/store. */
+    @Override
+    public boolean canReach(final int pe)
+    {
+        return pe != me && pe >= 0 && pe < n;
+    }
+
+    // ------------------------------------------------------------------ connect
+
+    @Override
+    public void connect(final ReachabilityMap map, final byte[][] endpoints)
+    {
+        final List<Integer> remote = new ArrayList<>();
+        try
+        {
+            final MemorySegment out = arena.allocate(8, 8);
+            for (int pe = 0; pe < n; pe++)
+            {
+                if (pe == me || map.transport(me, pe) != ReachabilityMap.UCX)
+                {
+                    continue;
+                }
+                final ByteBuffer b = ByteBuffer.wrap(endpoints[pe]).order(ByteOrder.LITTLE_ENDIAN);
+                final long base = b.getLong();
+                final byte[] address = new byte[b.getInt()];
+                b.get(address);
+                final byte[] rkey = new byte[b.getInt()];
+                b.get(rkey);
+                final MemorySegment ep = arena.allocate(Ucp.EP_PARAMS_SIZE, 8);
+                ep.set(JAVA_LONG, 0, Ucp.EP_PARAM_FIELD_REMOTE_ADDRESS | Ucp.EP_PARAM_FIELD_ERR_HANDLING_MODE | Ucp.EP_PARAM_FIELD_ERR_HANDLER);
+                ep.set(ADDRESS, Ucp.EP_PARAMS_ADDRESS, arena.allocateFrom(ValueLayout.JAVA_BYTE, address));
+                ep.set(JAVA_INT, Ucp.EP_PARAMS_ERR_MODE, Ucp.ERR_HANDLING_MODE_PEER);
+                ep.set(ADDRESS, Ucp.EP_PARAMS_ERR_HANDLER, errorHandler);
+                ep.set(ADDRESS, Ucp.EP_PARAMS_ERR_HANDLER + 8, MemorySegment.ofAddress(pe));
+                final int status = (int)u.epCreate.invokeExact(worker, ep, out);
+                if (status != Ucp.UCS_OK)
+                {
+                    throw new ShmemInitException(prefix + "ucx: cannot create an endpoint to pe " + pe + ": " + u.status(status));
+                }
+                eps[pe] = out.get(ADDRESS, 0);
+                final int unpacked = (int)u.epRkeyUnpack.invokeExact(eps[pe], arena.allocateFrom(ValueLayout.JAVA_BYTE, rkey), out);
+                if (unpacked != Ucp.UCS_OK)
+                {
+                    throw new ShmemInitException(prefix + "ucx: cannot unpack the rkey of pe " + pe + ": " + u.status(unpacked));
+                }
+                rkeys[pe] = out.get(ADDRESS, 0);
+                remoteBase[pe] = base;
+                remote.add(pe);
+            }
+        }
+        catch (final ShmemException ex)
+        {
+            throw ex;
+        }
+        catch (final Throwable t)
+        {
+            throw new ShmemInitException(prefix + "ucx: connect failed: " + t, t);
+        }
+        remotePes = remote.stream().mapToInt(Integer::intValue).toArray();
+        // wire every endpoint up now (its peer's worker answers from its progress thread), so the first
+        // operation does not pay for it and an unreachable peer fails init, not a later put
+        final long deadline = System.nanoTime() + settings.connectTimeoutNs();
+        for (final int pe : remotePes)
+        {
+            final Scratch s = scratch.get();
+            s.param.fill((byte)0);
+            final MemorySegment req = call(u.epFlushNbx, eps[pe], s.param);
+            awaitUntil(req, pe, "connecting to", deadline);
+        }
+    }
+
+    // ------------------------------------------------------------------ contexts
+
+    @Override
+    public TransportContext createContext()
+    {
+        return new UcxContext();
+    }
+
+    // ------------------------------------------------------------------ RMA
+
+    @Override
+    public void put(final TransportContext ctx, final int pe, final long offset, final MemorySegment src, final boolean nbi)
+    {
+        final MemorySegment ep = endpointOf(pe);
+        final Scratch s = scratch.get();
+        if (src.isNative())
+        {
+            putFrom(s, ep, pe, offset, src, nbi);
+            return;
+        }
+        for (long done = 0; done < src.byteSize(); done += STAGE_CHUNK)
+        {
+            final long len = Math.min(STAGE_CHUNK, src.byteSize() - done);
+            final MemorySegment stage = s.stage(len);
+            MemorySegment.copy(src, done, stage, 0, len);
+            putFrom(s, ep, pe, offset + done, stage, false);
+        }
+    }
+
+    private void putFrom(final Scratch s, final MemorySegment ep, final int pe, final long offset, final MemorySegment src, final boolean nbi)
+    {
+        final MemorySegment p = s.param;
+        p.set(JAVA_INT, 0, 0);
+        final MemorySegment req = rma(u.putNbx, ep, src, src.byteSize(), remoteBase[pe] + offset, rkeys[pe], p);
+        complete(req, pe, "put to", nbi);
+    }
+
+    @Override
+    public void get(final TransportContext ctx, final int pe, final long offset, final MemorySegment dst, final boolean nbi)
+    {
+        final MemorySegment ep = endpointOf(pe);
+        final Scratch s = scratch.get();
+        if (dst.isNative())
+        {
+            s.param.set(JAVA_INT, 0, 0);
+            complete(rma(u.getNbx, ep, dst, dst.byteSize(), remoteBase[pe] + offset, rkeys[pe], s.param), pe, "get from", nbi);
+            return;
+        }
+        for (long done = 0; done < dst.byteSize(); done += STAGE_CHUNK)
+        {
+            final long len = Math.min(STAGE_CHUNK, dst.byteSize() - done);
+            final MemorySegment stage = s.stage(len);
+            s.param.set(JAVA_INT, 0, 0);
+            complete(rma(u.getNbx, ep, stage, len, remoteBase[pe] + offset + done, rkeys[pe], s.param), pe, "get from", false);
+            MemorySegment.copy(stage, 0, dst, done, len);
+        }
+    }
+
+    @Override
+    public void putSignal(final TransportContext ctx, final int pe, final long offset, final MemorySegment src, final long sigOffset,
+        final long signal, final SignalOp op, final boolean nbi)
+    {
+        if (src != null && src.byteSize() > 0)
+        {
+            put(ctx, pe, offset, src, nbi);
+            fence(ctx); // the data before the signal
+        }
+        amo(ctx, pe, op == SignalOp.ADD ? AtomicOp.ADD : AtomicOp.SET, 8, sigOffset, signal, 0);
+    }
+
+    // ------------------------------------------------------------------ atomics
+
+    @Override
+    public long amo(final TransportContext ctx, final int pe, final AtomicOp op, final int bytes, final long offset, final long value,
+        final long cond)
+    {
+        final MemorySegment ep = endpointOf(pe);
+        final Scratch s = scratch.get();
+        final MemorySegment p = s.param;
+        final boolean four = bytes == 4;
+        final long remote = remoteBase[pe] + offset;
+        final int opcode = switch (op)
+        {
+            case FETCH, FETCH_INC, INC, FETCH_ADD, ADD -> Ucp.ATOMIC_OP_ADD;
+            case SET, SWAP -> Ucp.ATOMIC_OP_SWAP;
+            case COMPARE_SWAP -> Ucp.ATOMIC_OP_CSWAP;
+            case FETCH_AND, AND -> Ucp.ATOMIC_OP_AND;
+            case FETCH_OR, OR -> Ucp.ATOMIC_OP_OR;
+            case FETCH_XOR, XOR -> Ucp.ATOMIC_OP_XOR;
+        };
+        final long operand = op == AtomicOp.FETCH ? 0 : op == AtomicOp.COMPARE_SWAP ? cond : value;
+        final MemorySegment reply;
+        if (op == AtomicOp.SET)
+        {
+            reply = sink; // a swap needs a reply buffer; nobody reads this one
+        }
+        else if (op.fetches())
+        {
+            reply = s.reply;
+        }
+        else
+        {
+            reply = null;
+        }
+        if (four)
+        {
+            s.operand.set(JAVA_INT, 0, (int)operand);
+            if (reply != null)
+            {
+                reply.set(JAVA_INT, 0, (int)value); // CSWAP: the value swapped in
+            }
+        }
+        else
+        {
+            s.operand.set(JAVA_LONG, 0, operand);
+            if (reply != null)
+            {
+                reply.set(JAVA_LONG, 0, value);
+            }
+        }
+        p.set(JAVA_INT, 0, Ucp.OP_ATTR_FIELD_DATATYPE | (reply != null ? Ucp.OP_ATTR_FIELD_REPLY_BUFFER : 0));
+        p.set(JAVA_LONG, Ucp.REQUEST_PARAM_DATATYPE, Ucp.contig(bytes));
+        p.set(ADDRESS, Ucp.REQUEST_PARAM_REPLY_BUFFER, reply != null ? reply : MemorySegment.NULL);
+        final MemorySegment req;
+        try
+        {
+            req = (MemorySegment)u.atomicOpNbx.invokeExact(ep, opcode, s.operand, 1L, remote, rkeys[pe], p);
+        }
+        catch (final Throwable t)
+        {
+            throw failed(pe, "atomic on", t);
+        }
+        if (op == AtomicOp.SET)
+        {
+            complete(req, pe, "atomic set on", true); // the sink stays valid; completion at quiet
+            return 0;
+        }
+        // the operand (and reply) buffer is this thread's: the call completes before it is reused
+        complete(req, pe, "atomic on", false);
+        if (reply == null)
+        {
+            return 0;
+        }
+        return four ? reply.get(JAVA_INT, 0) : reply.get(JAVA_LONG, 0);
+    }
+
+    @Override
+    public void amoNbi(final TransportContext ctx, final int pe, final AtomicOp op, final int bytes, final long offset, final long value,
+        final long cond, final MemorySegment fetch)
+    {
+        final long old = amo(ctx, pe, op, bytes, offset, value, cond); // completes now, which the SPI allows
+        if (fetch != null)
+        {
+            HeapAtomics.store(fetch, old);
+        }
+    }
+
+    // ------------------------------------------------------------------ completion
+
+    @Override
+    public void fence(final TransportContext ctx)
+    {
+        try
+        {
+            final int status = (int)u.workerFence.invokeExact(worker);
+            if (status != Ucp.UCS_OK)
+            {
+                throw new ShmemException(prefix + "ucx: ucp_worker_fence failed: " + u.status(status));
+            }
+        }
+        catch (final ShmemException ex)
+        {
+            throw ex;
+        }
+        catch (final Throwable t)
+        {
+            throw failed(-1, "fence", t);
+        }
+    }
+
+    @Override
+    public void quiet(final TransportContext ctx)
+    {
+        flushWorker();
+    }
+
+    @Override
+    public void quietAll()
+    {
+        flushWorker();
+    }
+
+    private void flushWorker()
+    {
+        if (remotePes.length == 0)
+        {
+            return;
+        }
+        final Scratch s = scratch.get();
+        s.param.set(JAVA_INT, 0, 0);
+        complete(call(u.workerFlushNbx, worker, s.param), -1, "quiet of", false);
+    }
+
+    @Override
+    public void peQuiet(final TransportContext ctx, final int pe)
+    {
+        if (pe >= 0 && pe < n && eps[pe] != null)
+        {
+            final Scratch s = scratch.get();
+            s.param.set(JAVA_INT, 0, 0);
+            complete(call(u.epFlushNbx, eps[pe], s.param), pe, "pe_quiet of", false);
+        }
+    }
+
+    @Override
+    public void progress()
+    {
+        if (!closed)
+        {
+            progressOnce();
+        }
+    }
+
+    private int progressOnce()
+    {
+        try
+        {
+            return (int)u.workerProgress.invokeExact(worker);
+        }
+        catch (final Throwable t)
+        {
+            throw failed(-1, "progress", t);
+        }
+    }
+
+    // ------------------------------------------------------------------ requests
+
+    private MemorySegment endpointOf(final int pe)
+    {
+        final MemorySegment ep = pe >= 0 && pe < n ? eps[pe] : null;
+        if (ep == null)
+        {
+            throw new IllegalArgumentException(prefix + "ucx: pe " + pe + " is not reached through ucx (job of " + n + " PEs)");
+        }
+        if (lost.get(pe) != 0)
+        {
+            throw lostPe(pe, "its UCX endpoint failed");
+        }
+        return ep;
+    }
+
+    private MemorySegment rma(final MethodHandle h, final MemorySegment ep, final MemorySegment buf, final long size, final long remote,
+        final MemorySegment rkey, final MemorySegment param)
+    {
+        try
+        {
+            return (MemorySegment)h.invokeExact(ep, buf, size, remote, rkey, param);
+        }
+        catch (final Throwable t)
+        {
+            throw failed(-1, "rma", t);
+        }
+    }
+
+    private MemorySegment call(final MethodHandle h, final MemorySegment target, final MemorySegment param)
+    {
+        try
+        {
+            return (MemorySegment)h.invokeExact(target, param);
+        }
+        catch (final Throwable t)
+        {
+            throw failed(-1, "flush", t);
+        }
+    }
+
+    /**
+     * Completes a {@code ucs_status_ptr_t}: NULL is done; an error fails; a request is waited for (driving the
+     * worker's progress from this thread) or, when {@code release}, handed back to UCX to free on completion.
+     */
+    private void complete(final MemorySegment req, final int pe, final String what, final boolean release)
+    {
+        if (req.address() == 0)
+        {
+            return;
+        }
+        if (Ucp.isError(req))
+        {
+            throw opFailed(pe, what, Ucp.errorOf(req));
+        }
+        if (release)
+        {
+            free(req);
+            return;
+        }
+        awaitUntil(req, pe, what, Long.MAX_VALUE);
+    }
+
+    private void awaitUntil(final MemorySegment req, final int pe, final String what, final long deadline)
+    {
+        if (req.address() == 0)
+        {
+            return;
+        }
+        if (Ucp.isError(req))
+        {
+            throw opFailed(pe, what, Ucp.errorOf(req));
+        }
+        int count = 0;
+        try
+        {
+            while (true)
+            {
+                int status = (int)u.requestCheckStatus.invokeExact(req);
+                if (status == Ucp.UCS_INPROGRESS)
+                {
+                    final int ignored = (int)u.workerProgress.invokeExact(worker);
+                    status = (int)u.requestCheckStatus.invokeExact(req);
+                }
+                if (status != Ucp.UCS_INPROGRESS)
+                {
+                    u.requestFree.invokeExact(req);
+                    if (status != Ucp.UCS_OK)
+                    {
+                        throw opFailed(pe, what, status);
+                    }
+                    return;
+                }
+                if (deadline != Long.MAX_VALUE && System.nanoTime() > deadline)
+                {
+                    throw new ShmemInitException(prefix + "ucx: " + what + " pe " + pe + " did not complete within " +
+                        settings.connectTimeoutNs() / 1_000_000 + " ms (is UCX_TLS/UCX_NET_DEVICES the same on both hosts?)");
+                }
+                count = idle.applyAsInt(count);
+            }
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            throw ex;
+        }
+        catch (final Throwable t)
+        {
+            throw failed(pe, what, t);
+        }
+    }
+
+    private void free(final MemorySegment req)
+    {
+        try
+        {
+            u.requestFree.invokeExact(req);
+        }
+        catch (final Throwable t)
+        {
+            throw failed(-1, "request free", t);
+        }
+    }
+
+    private RuntimeException opFailed(final int pe, final String what, final int status)
+    {
+        final int victim = pe >= 0 ? pe : firstLost();
+        if (victim >= 0 && (lost.get(victim) != 0 || pe >= 0))
+        {
+            markLost(victim, "its UCX endpoint failed: " + u.status(status));
+            return lostPe(victim, what + " pe " + victim + " failed: " + u.status(status));
+        }
+        final JobFailedException f = bootstrap.failure();
+        if (f != null)
+        {
+            return new JobFailedException(prefix + "ucx: " + what + " abandoned: " + f.getMessage(), f.lostPe(), f);
+        }
+        return new ShmemException(prefix + "ucx: " + what + (pe >= 0 ? " pe " + pe : " the worker") + " failed: " + u.status(status));
+    }
+
+    private RuntimeException failed(final int pe, final String what, final Throwable t)
+    {
+        if (t instanceof RuntimeException r)
+        {
+            return r;
+        }
+        return new ShmemException(prefix + "ucx: " + what + (pe >= 0 ? " pe " + pe : "") + " failed: " + t, t);
+    }
+
+    private JobFailedException lostPe(final int pe, final String why)
+    {
+        final JobFailedException f = bootstrap.failure();
+        return new JobFailedException(prefix + "lost pe " + pe + ": " + why, pe, f);
+    }
+
+    private int firstLost()
+    {
+        for (int pe = 0; pe < n; pe++)
+        {
+            if (lost.get(pe) != 0)
+            {
+                return pe;
+            }
+        }
+        return -1;
+    }
+
+    /** Upcall from UCX (in whichever thread progressed the worker): a peer's endpoint failed. Never throws. */
+    @SuppressWarnings("unused")
+    private void onEndpointError(final MemorySegment arg, final MemorySegment ep, final int status)
+    {
+        try
+        {
+            final int pe = (int)arg.address();
+            if (pe >= 0 && pe < n)
+            {
+                markLost(pe, "its UCX endpoint failed: " + u.status(status));
+            }
+        }
+        catch (final Throwable ignore)
+        {
+            // an upcall must not throw
+        }
+    }
+
+    private void markLost(final int pe, final String why)
+    {
+        if (lost.getAndSet(pe, 1) == 0 && !quiescing && !closed)
+        {
+            bootstrap.reportFailure(new JobFailedException(prefix + "lost pe " + pe + ": " + why, pe, null));
+        }
+    }
+
+    // ------------------------------------------------------------------ progress thread
+
+    private void progressLoop()
+    {
+        final MemorySegment pfd = arena.allocate(8, 8);
+        pfd.set(JAVA_INT, 0, efd);
+        pfd.set(JAVA_SHORT, 4, (short)POLLIN);
+        long lastWork = System.nanoTime();
+        try
+        {
+            while (!stopping)
+            {
+                if (progressOnce() != 0)
+                {
+                    lastWork = System.nanoTime();
+                    continue;
+                }
+                if (System.nanoTime() - lastWork < settings.spinNs())
+                {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                final int armed = (int)u.workerArm.invokeExact(worker);
+                if (armed == Ucp.UCS_ERR_BUSY)
+                {
+                    continue; // events arrived meanwhile
+                }
+                if (armed != Ucp.UCS_OK)
+                {
+                    throw new IllegalStateException("ucp_worker_arm: " + u.status(armed));
+                }
+                pfd.set(JAVA_SHORT, 6, (short)0);
+                final int ignored = (int)u.poll.invokeExact(pfd, 1L, 100);
+                lastWork = System.nanoTime();
+            }
+        }
+        catch (final Throwable t)
+        {
+            if (!closed && !stopping)
+            {
+                bootstrap.reportFailure(new JobFailedException(prefix + "the UCX progress thread failed: " + t, -1, t));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ teardown
+
+    @Override
+    public void quiesce()
+    {
+        quiescing = true;
+    }
+
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        quiescing = true;
+        stopping = true;
+        try
+        {
+            final int ignored = (int)u.workerSignal.invokeExact(worker);
+        }
+        catch (final Throwable ignore)
+        {
+            // teardown
+        }
+        try
+        {
+            progressThread.join(5_000);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        closed = true;
+        try
+        {
+            for (int pe = 0; pe < n; pe++)
+            {
+                if (rkeys[pe] != null)
+                {
+                    u.rkeyDestroy.invokeExact(rkeys[pe]);
+                }
+            }
+            final MemorySegment p = arena.allocate(Ucp.REQUEST_PARAM_SIZE, 8);
+            p.set(JAVA_INT, 0, Ucp.OP_ATTR_FIELD_FLAGS);
+            p.set(JAVA_INT, Ucp.REQUEST_PARAM_FLAGS, (int)Ucp.EP_CLOSE_FLAG_FORCE);
+            final long deadline = System.nanoTime() + 2_000_000_000L;
+            for (int pe = 0; pe < n; pe++)
+            {
+                if (eps[pe] != null)
+                {
+                    final MemorySegment req = (MemorySegment)u.epCloseNbx.invokeExact(eps[pe], p);
+                    if (req.address() != 0 && !Ucp.isError(req))
+                    {
+                        while ((int)u.requestCheckStatus.invokeExact(req) == Ucp.UCS_INPROGRESS && System.nanoTime() < deadline)
+                        {
+                            final int ignored = (int)u.workerProgress.invokeExact(worker);
+                        }
+                        u.requestFree.invokeExact(req);
+                    }
+                    eps[pe] = null;
+                }
+            }
+            final int ignored = (int)u.memUnmap.invokeExact(context, memh);
+            u.workerDestroy.invokeExact(worker);
+            u.cleanup.invokeExact(context);
+        }
+        catch (final Throwable t)
+        {
+            settings.log().accept(prefix + "ucx: teardown: " + t);
+        }
+        finally
+        {
+            arena.close();
+        }
+    }
+}
