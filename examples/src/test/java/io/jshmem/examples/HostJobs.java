@@ -46,10 +46,17 @@ final class HostJobs
         return new Job(p.exitValue(), out);
     }
 
-    /** Ring on the layout: exit 0, every PE's line, the token sum on PE 0, no heap file left on any host. */
-    void ring(final String hostList, final int n, final int hostCount) throws Exception
+    /**
+     * Ring on the layout: exit 0, every PE's line, the token sum on PE 0, no heap file left on any host.
+     *
+     * @param options shmemrun options before the program (e.g. {@code -x SHMEM_TRANSPORT=ucx}).
+     */
+    void ring(final String hostList, final int n, final int hostCount, final String... options) throws Exception
     {
-        final Job job = run("--hosts", hostList, "ring");
+        final List<String> args = new ArrayList<>(List.of("--hosts", hostList));
+        args.addAll(Arrays.asList(options));
+        args.add("ring");
+        final Job job = run(args.toArray(String[]::new));
         assertEquals(0, job.status(), job.output());
         final List<String> lines = job.output().lines().toList();
         for (int r = 0; r < n; r++)
@@ -105,11 +112,14 @@ final class HostJobs
     }
 
     /**
-     * IdlePe on 2+2; kills PE 3 (on the second host) and asserts the job ends within 5 s naming it.
+     * IdlePe on 2+2 (with the shmemrun options given); kills PE 3 (on the second host) and asserts the job ends within 5 s naming it.
      */
-    void killOnSecondHost() throws Exception
+    void killOnSecondHost(final String... options) throws Exception
     {
-        final Process launcher = start("--hosts", hosts.host(1) + ":2," + hosts.host(2) + ":2", IdlePe.class.getName());
+        final List<String> args = new ArrayList<>(List.of("--hosts", hosts.host(1) + ":2," + hosts.host(2) + ":2"));
+        args.addAll(Arrays.asList(options));
+        args.add(IdlePe.class.getName());
+        final Process launcher = start(args.toArray(String[]::new));
         final StringBuilder log = new StringBuilder();
         try
         {

@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The examples on two test hosts through bin/shmemrun --hosts and bin/test-hosts (root only): ring and
- * hello on 2+2 and 3+1, reinit (three inits of the job) on 2+2, and a PE killed on the second host.
+ * hello on 2+2 and 3+1, reinit (three inits of the job) on 2+2, and a PE killed on the second host; ring
+ * and the kill over the UCX transport too (p2p,ucx on 2+2, ucx alone on 3+1).
  * Needs the inter-node transport: without it every PE's init fails with "no inter-node transport is
  * configured".
  */
@@ -69,5 +70,25 @@ class MultiHostExamplesIT
     void aPeKilledOnTheSecondHostEndsTheJobWithinFiveSeconds() throws Exception
     {
         jobs.killOnSecondHost();
+    }
+
+    /** The UCX transport between hosts, p2p inside each (UCX over tcp on the veth; UCX_TLS as UCX chooses). */
+    @Test
+    void ringTwoPlusTwoOverUcx() throws Exception
+    {
+        jobs.ring(HOSTS.host(1) + ":2," + HOSTS.host(2) + ":2", 4, 2, "-x", "SHMEM_TRANSPORT=p2p,ucx");
+    }
+
+    /** UCX alone: same-host pairs go through UCX too. */
+    @Test
+    void ringThreePlusOneOverUcxAlone() throws Exception
+    {
+        jobs.ring(HOSTS.host(1) + ":3," + HOSTS.host(2) + ":1", 4, 2, "-x", "SHMEM_TRANSPORT=ucx");
+    }
+
+    @Test
+    void aPeKilledOnTheSecondHostEndsAUcxJobWithinFiveSeconds() throws Exception
+    {
+        jobs.killOnSecondHost("-x", "SHMEM_TRANSPORT=p2p,ucx");
     }
 }
