@@ -253,6 +253,12 @@ public final class ShmemOptions
         "transports", "A peer whose proxy connection is silent this long (no data, no heartbeat) is declared lost and the " +
             "job fails naming it; a closed connection fails it at once.", DurationParser::parseNs);
 
+    /** The libucp the UCX transport loads. */
+    public static final Option<String> UCX_LIBRARY = Option.of("SHMEM_UCX_LIBRARY", null, "libucp.so.0",
+        "transports", "The libucp shared object the ucx transport loads: a name the dynamic linker looks up (LD_LIBRARY_PATH, " +
+            "then the system's directories) or a path, e.g. /opt/ucx/lib/libucp.so.0 for a UCX built for the cluster's fabric.",
+        t -> t.strip());
+
     /** How long the UCX progress thread polls after its last work before it sleeps on the worker's event descriptor. */
     public static final Option<Long> UCX_SPIN_NS = Option.of("SHMEM_UCX_SPIN", null, "50us",
         "transports", "How long the UCX transport's progress thread keeps polling the worker after its last work before it " +
@@ -267,5 +273,5 @@ public final class ShmemOptions
         BOOTSTRAP, BOOTSTRAP_UID, BOOTSTRAP_UID_SESSION_ID, BOOTSTRAP_UID_SOCK_IFNAME, BOOTSTRAP_UID_SOCK_FAMILY,
         BOOTSTRAP_SECRET, BOOTSTRAP_TIMEOUT_NS, BOOTSTRAP_PEER_TIMEOUT_NS,
         TRANSPORT, PROXY_RING_SIZE, PROXY_WINDOW, PROXY_SPINS, PROXY_HEARTBEAT_NS, PROXY_PEER_TIMEOUT_NS,
-        UCX_SPIN_NS);
+        UCX_LIBRARY, UCX_SPIN_NS);
 }

@@ -41,6 +41,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class TransportSetTest
 {
     private static final int N = 3;
+    /** The notices the PEs' transports wrote (TransportSetup.log), cleared before every test. */
+    private static final java.util.Queue<String> LOG = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private static Map<String, String> extraEnv = Map.of();
+
+    @org.junit.jupiter.api.BeforeEach
+    void clear()
+    {
+        LOG.clear();
+        extraEnv = Map.of();
+    }
 
     interface Body
     {
@@ -134,6 +144,58 @@ class TransportSetTest
         assertEquals("p2p", ReachabilityMap.name(ReachabilityMap.P2P));
         assertEquals("none", ReachabilityMap.name(ReachabilityMap.NONE));
         assertArrayEquals(new String[] {"p2p", "proxy"}, Transports.resolve(List.of("p2p", "proxy"), null).toArray());
+        assertTrue(Transports.names().contains("ucx"));
+        assertSame(Transports.provider("ucx").getClass(), io.jshmem.transport.ucx.UcxProvider.class);
+        assertEquals("ucx", ReachabilityMap.name(ReachabilityMap.UCX));
+    }
+
+    @Test
+    void ucxAloneReachesEveryOtherPeAndSaysWhichUcx() throws Exception
+    {
+        each(rank -> "ucx", (me, set, b) ->
+        {
+            final int right = (me + 1) % N;
+            for (int pe = 0; pe < N; pe++)
+            {
+                assertEquals(pe == me ? ReachabilityMap.P2P : ReachabilityMap.UCX, set.map().transport(me, pe));
+            }
+            assertTrue(set.describe().get(0).startsWith("ucx: reaches 2 of 2 other PEs (UCX 1."), set.describe()::toString);
+            final TransportContext[] tcs = set.newContexts();
+            final long[] v = {2000 + me};
+            set.remoteOf(right).put(tcs[set.slotOf(right)], right, 64, MemorySegment.ofArray(v), false);
+            set.quiet(tcs);
+            b.barrier();
+            assertEquals(2000 + (me + N - 1) % N, set.p2p().heapOf(me).get(ValueLayout.JAVA_LONG, 64));
+            b.barrier();
+            TransportSet.closeContexts(tcs);
+        });
+    }
+
+    @Test
+    void ucxListedWithoutItsLibraryIsOneLineAndTheNextListedIsUsed() throws Exception
+    {
+        extraEnv = Map.of("SHMEM_UCX_LIBRARY", "/nonexistent/libucp.so.0");
+        each(rank -> "ucx,proxy", (me, set, b) ->
+        {
+            for (int pe = 0; pe < N; pe++)
+            {
+                assertEquals(pe == me ? ReachabilityMap.P2P : ReachabilityMap.PROXY, set.map().transport(me, pe));
+            }
+        });
+        final List<String> notes = LOG.stream().filter(l -> l.contains("not using 'ucx'")).toList();
+        assertEquals(1, notes.size(), LOG::toString); // from the node's first PE only
+        assertTrue(notes.get(0).contains("/nonexistent/libucp.so.0") && notes.get(0).contains("libucx0") &&
+            notes.get(0).endsWith("using proxy"), notes.get(0));
+    }
+
+    @Test
+    void ucxForcedWithoutItsLibraryFailsInitNamingTheLibraryAndThePackage()
+    {
+        extraEnv = Map.of("SHMEM_UCX_LIBRARY", "/nonexistent/libucp.so.0");
+        final Exception ex = assertThrows(Exception.class, () -> each(rank -> "ucx", (me, set, b) -> { }));
+        final String msg = rootInit(ex).getMessage();
+        assertTrue(msg.startsWith("[pe ") && msg.contains("SHMEM_TRANSPORT=ucx") && msg.contains("cannot load /nonexistent/libucp.so.0") &&
+            msg.contains("apt-get install libucx0"), msg);
     }
 
     private static Throwable rootInit(final Throwable ex)
@@ -166,6 +228,7 @@ class TransportSetTest
                     env.put("SHMEM_BOOTSTRAP_UID", root.uniqueId().toText());
                     env.put("SHMEM_BOOTSTRAP_TIMEOUT", "20s");
                     env.put("SHMEM_TRANSPORT", list.apply(rank));
+                    env.putAll(extraEnv);
                     final ShmemConfig config = ShmemConfig.of(env, null, null);
                     futures.add(pool.submit(() -> {
                         runPe(config, body);
@@ -205,7 +268,7 @@ class TransportSetTest
             HeapFile heap = HeapFile.create(HeapFile.DEFAULT_DIRECTORY, b.jobId(), b.rank(), b.size(), 1L << 20))
         {
             final TransportSetup setup = new TransportSetup(b, heap, HeapFile.DEFAULT_DIRECTORY, config,
-                TransportContractTest.idleOf(b), s -> { });
+                TransportContractTest.idleOf(b), LOG::add);
             try (TransportSet set = TransportSet.open(setup, config.get(io.jshmem.config.ShmemOptions.TRANSPORT)))
             {
                 body.run(b.rank(), set, b);

@@ -8,6 +8,7 @@ import io.jshmem.transport.ucx.UcxTransport;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.function.IntUnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -25,7 +26,7 @@ class UcxTransportContractTest extends TransportContractTest
     @Override
     Transport make(final Bootstrap bootstrap, final HeapFile heap, final IntUnaryOperator idle)
     {
-        return new UcxTransport(bootstrap, heap.dataSegment(), new UcxTransport.Settings(50_000L, 30_000_000_000L, System.err::println), idle);
+        return new UcxTransport(bootstrap, heap.dataSegment(), new UcxTransport.Settings("libucp.so.0", 50_000L, 30_000_000_000L, System.err::println), idle);
     }
 
     @Override
@@ -42,6 +43,15 @@ class UcxTransportContractTest extends TransportContractTest
             final int victim = pe.n() - 1;
             if (pe.me() == victim)
             {
+                // every other PE is past the bootstrap barrier once its flag is here (a failure reported while a
+                // PE still waits in that barrier would fail the barrier, not the transport's wait under test)
+                for (int q = 0; q < victim; q++)
+                {
+                    while (pe.heap().get(ValueLayout.JAVA_LONG_UNALIGNED, 8L * q) == 0)
+                    {
+                        Thread.onSpinWait();
+                    }
+                }
                 pe.transport().close(); // its endpoints drop, as when the process dies
                 final long deadline = System.nanoTime() + 10_000_000_000L;
                 while (pe.bootstrap().failure() == null && System.nanoTime() < deadline)
@@ -51,6 +61,8 @@ class UcxTransportContractTest extends TransportContractTest
                 assertNotNull(pe.bootstrap().failure(), "the job failed");
                 return;
             }
+            pe.transport().put(pe.ctx(), victim, 8L * pe.me(), MemorySegment.ofArray(new long[] {1}), false);
+            pe.transport().quiet(pe.ctx());
             final long start = System.nanoTime();
             final JobFailedException ex = assertThrows(JobFailedException.class, () ->
             {

@@ -20,7 +20,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * sets. Every offset and constant here is checked against the installed headers by {@code UcpLayoutTest}
  * (a C program compiled against {@code ucp.h}), so a mismatch fails the build rather than a job.
  * <p>
- * Loading happens once per process ({@link #load()}): before libucp (and with it libucs, whose constructor
+ * Loading happens once per process ({@link #load}): before libucp (and with it libucs, whose constructor
  * reads the global options) is opened, {@code UCX_ERROR_SIGNALS} is set empty in the process environment
  * through libc's {@code setenv}: UCX's handlers for SIGSEGV and friends would otherwise catch the JVM's own
  * implicit null checks and kill it (measured: see docs/transports.md). Other {@code UCX_*} variables the
@@ -32,8 +32,7 @@ final class Ucp
     static final int API_MAJOR = 1;
     static final int API_MINOR = 13;
 
-    /** The shared object looked for, and the Debian package that ships it. */
-    static final String LIBRARY = "libucp.so.0";
+    /** The Debian package that ships libucp. */
     static final String PACKAGE = "libucx0";
 
     // ucp_params_t
@@ -100,8 +99,7 @@ final class Ucp
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final Object LOCK = new Object();
-    private static Ucp instance;
-    private static String failure;
+    private static final java.util.Map<String, Ucp> INSTANCES = new java.util.HashMap<>();
 
     final int major;
     final int minor;
@@ -188,77 +186,71 @@ final class Ucp
     }
 
     /**
-     * Loads libucp once per process.
+     * Loads libucp once per process (per library name).
      *
+     * @param library the shared object: a name the dynamic linker looks up, or a path ({@code SHMEM_UCX_LIBRARY}).
      * @return the binding.
      * @throws IllegalStateException with one line naming the library, the package and the reason when libucp
      *                               is absent, too old, or cannot be bound.
      */
-    static Ucp load()
+    static Ucp load(final String library)
     {
         synchronized (LOCK)
         {
-            if (instance != null)
+            final Ucp loaded = INSTANCES.get(library);
+            if (loaded != null)
             {
-                return instance;
-            }
-            if (failure != null)
-            {
-                throw new IllegalStateException(failure);
+                return loaded;
             }
             try
             {
                 final SymbolLookup libc = LINKER.defaultLookup();
                 setenv(libc, "UCX_ERROR_SIGNALS", "");
-                final SymbolLookup ucp = SymbolLookup.libraryLookup(LIBRARY, Arena.global());
+                final SymbolLookup ucp = SymbolLookup.libraryLookup(library.contains("/") ? Path.of(library).toString() : library, Arena.global());
                 final Ucp u = new Ucp(ucp, libc);
                 if (u.major != API_MAJOR || u.minor < API_MINOR)
                 {
-                    throw new IllegalStateException("UCX " + u.version() + " is older than the " + API_MAJOR + "." + API_MINOR +
+                    throw new IllegalStateException(library + " is UCX " + u.version() + ", older than the " + API_MAJOR + "." + API_MINOR +
                         " this transport is written for; install UCX " + API_MAJOR + "." + API_MINOR + " or newer (Debian: " + PACKAGE + ")");
                 }
-                instance = u;
+                INSTANCES.put(library, u);
                 return u;
             }
             catch (final IllegalStateException ex)
             {
-                failure = ex.getMessage();
                 throw ex;
             }
             catch (final IllegalArgumentException ex)
             {
-                failure = "cannot load " + LIBRARY + " (" + ex.getMessage() + "): install the Debian package " + PACKAGE +
-                    " (apt-get install " + PACKAGE + ") or put UCX's lib directory on LD_LIBRARY_PATH";
-                throw new IllegalStateException(failure, ex);
+                throw new IllegalStateException("cannot load " + library + " (" + ex.getMessage() + "): install the Debian package " + PACKAGE +
+                    " (apt-get install " + PACKAGE + "), put UCX's lib directory on LD_LIBRARY_PATH or set SHMEM_UCX_LIBRARY to its path", ex);
             }
             catch (final Throwable t)
             {
-                failure = "cannot bind " + LIBRARY + ": " + t;
-                throw new IllegalStateException(failure, t);
+                throw new IllegalStateException("cannot bind " + library + ": " + t, t);
             }
         }
     }
 
-    /** @return whether libucp can be found without loading it (the library file is on a standard path). */
-    static boolean present()
+    /** @return whether {@code library} can be found without loading it (a path that exists, or a name in a standard directory). */
+    static boolean present(final String library)
     {
-        for (final String dir : new String[] {"/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib",
-            "/usr/local/lib"})
+        if (library.contains("/"))
         {
-            if (Files.exists(Path.of(dir, LIBRARY)))
-            {
-                return true;
-            }
+            return Files.exists(Path.of(library));
         }
+        final java.util.List<String> dirs = new java.util.ArrayList<>(java.util.List.of("/usr/lib/x86_64-linux-gnu",
+            "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/lib"));
         final String path = System.getenv("LD_LIBRARY_PATH");
         if (path != null)
         {
-            for (final String dir : path.split(":"))
+            dirs.addAll(java.util.Arrays.asList(path.split(":")));
+        }
+        for (final String dir : dirs)
+        {
+            if (!dir.isEmpty() && Files.exists(Path.of(dir, library)))
             {
-                if (!dir.isEmpty() && Files.exists(Path.of(dir, LIBRARY)))
-                {
-                    return true;
-                }
+                return true;
             }
         }
         return false;

@@ -44,7 +44,7 @@ public final class UcxProvider implements TransportProvider
     {
         try
         {
-            Ucp.load();
+            Ucp.load(setup.config().get(ShmemOptions.UCX_LIBRARY));
             return null;
         }
         catch (final IllegalStateException ex)
@@ -56,7 +56,7 @@ public final class UcxProvider implements TransportProvider
     @Override
     public int autoOrder(final TransportSetup setup)
     {
-        return rdmaDevices() > 0 && Ucp.present() ? RDMA_AUTO_ORDER : -1;
+        return rdmaDevices() > 0 && Ucp.present(setup.config().get(ShmemOptions.UCX_LIBRARY)) ? RDMA_AUTO_ORDER : -1;
     }
 
     /** @return how many RDMA devices the kernel lists (0 without InfiniBand support). */
@@ -84,6 +84,6 @@ public final class UcxProvider implements TransportProvider
 
     static UcxTransport.Settings settings(final ShmemConfig config, final TransportSetup setup)
     {
-        return new UcxTransport.Settings(config.get(ShmemOptions.UCX_SPIN_NS), config.get(ShmemOptions.BOOTSTRAP_TIMEOUT_NS), setup.log());
+        return new UcxTransport.Settings(config.get(ShmemOptions.UCX_LIBRARY), config.get(ShmemOptions.UCX_SPIN_NS), config.get(ShmemOptions.BOOTSTRAP_TIMEOUT_NS), setup.log());
     }
 }

@@ -57,7 +57,7 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 public final class UcxTransport implements Transport
 {
     /** Settings of one PE's UCX transport. */
-    public record Settings(long spinNs, long connectTimeoutNs, Consumer<String> log)
+    public record Settings(String library, long spinNs, long connectTimeoutNs, Consumer<String> log)
     {
     }
 
@@ -132,7 +132,7 @@ public final class UcxTransport implements Transport
      */
     public UcxTransport(final Bootstrap bootstrap, final MemorySegment heap, final Settings settings, final IntUnaryOperator idle)
     {
-        this.u = Ucp.load();
+        this.u = Ucp.load(settings.library());
         this.bootstrap = bootstrap;
         this.heap = heap;
         this.settings = settings;
