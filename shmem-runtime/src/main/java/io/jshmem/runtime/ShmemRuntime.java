@@ -133,6 +133,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             // steps 4-6: the transports of SHMEM_TRANSPORT, their endpoints, the reachability map, connections
             transports = TransportSet.open(new TransportSetup(bootstrap, heap, dir, config, waitIdle::idle, System.err::println), configured);
             final ReachabilityMap map = transports.map();
+            waitIdle.progressWith(transports.waitProgress());
             if (bootstrap.rank() == 0 && config.isSet(ShmemOptions.INFO))
             {
                 for (final String line : transports.describe())

@@ -12,7 +12,9 @@ import java.util.concurrent.locks.LockSupport;
  * to the PE it waits for when PEs outnumber cores), then short parks that grow to 200 µs (a long wait
  * costs little CPU); with yields -1 (the default while PEs do not outnumber cores) it never parks.
  * Every step past the first spins checks whether the job failed, so a wait notices
- * a lost PE or a global exit and throws instead of waiting forever. Stateless: safe from any thread.
+ * a lost PE or a global exit and throws instead of waiting forever. With a transport that serves its peers in
+ * this PE's progress calls (UCX over tcp), every poll before the parks also progresses it
+ * ({@link #progressWith}). Stateless apart from that, set at init: safe from any thread.
  */
 final class WaitIdle
 {
@@ -23,6 +25,7 @@ final class WaitIdle
     private final int spins;
     private final int spinsAndYields;
     private final boolean parks;
+    private volatile Runnable progress;
 
     WaitIdle(final Bootstrap bootstrap, final String prefix, final int spins, final int yields)
     {
@@ -33,8 +36,23 @@ final class WaitIdle
         this.parks = yields >= 0;
     }
 
+    /**
+     * Makes every poll before the parks also run {@code progress} (a transport whose peers' operations land in
+     * this PE's progress calls, {@link io.jshmem.transport.TransportSet#waitProgress()}). Set once, at init,
+     * before any wait.
+     */
+    void progressWith(final Runnable progress)
+    {
+        this.progress = progress;
+    }
+
     int idle(final int count)
     {
+        final Runnable p = progress;
+        if (p != null && (count < spinsAndYields || !parks))
+        {
+            p.run();
+        }
         if (count < spins)
         {
             Thread.onSpinWait();

@@ -37,7 +37,13 @@ public interface Transport extends AutoCloseable
         /** Puts, AMOs and signals to one target are applied in issue order: fence is free. */
         ORDERED_PER_TARGET,
         /** Atomics are CPU atomics on the target's heap word: one atomicity domain with load/store peers. */
-        CPU_ATOMICS
+        CPU_ATOMICS,
+        /**
+         * Peers' operations land when this PE calls {@link #progress()}, and a PE that waits on its heap words
+         * (wait_until, signal waits, barriers) should call it while it polls, as a native OpenSHMEM's waits
+         * do: then no other thread must wake up to serve the peer it waits for (UCX over tcp).
+         */
+        PROGRESS_FROM_WAITS
     }
 
     /** @return the name used in {@code SHMEM_TRANSPORT} and messages. */

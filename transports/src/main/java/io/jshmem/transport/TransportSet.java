@@ -415,6 +415,33 @@ public final class TransportSet implements AutoCloseable
         }
     }
 
+    /**
+     * @return what a PE's waits on heap words run on each poll: {@link Transport#progress()} of every open transport
+     *         with {@link Transport.Capability#PROGRESS_FROM_WAITS} (whether this PE sends through it or only
+     *         receives), or null when none has it.
+     */
+    public Runnable waitProgress()
+    {
+        final Transport[] polled = Arrays.stream(listed).filter(t -> t != null && t != p2p &&
+            t.capabilities().contains(Transport.Capability.PROGRESS_FROM_WAITS)).toArray(Transport[]::new);
+        if (polled.length == 0)
+        {
+            return null;
+        }
+        if (polled.length == 1)
+        {
+            final Transport only = polled[0];
+            return only::progress;
+        }
+        return () ->
+        {
+            for (final Transport t : polled)
+            {
+                t.progress();
+            }
+        };
+    }
+
     /** Completes every live context's operations on every used transport (barrier_all, finalize). */
     public void quietAll()
     {

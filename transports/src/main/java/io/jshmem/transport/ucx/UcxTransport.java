@@ -22,6 +22,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.IntUnaryOperator;
 
@@ -90,6 +91,10 @@ public final class UcxTransport implements Transport
     private volatile boolean closed;
     private volatile boolean quiescing;
     private volatile boolean stopping;
+    /** When a caller (an API thread's wait, a wait on heap words) last progressed the worker. */
+    private volatile long callerProgressNs;
+    /** A caller that progressed within this window is polling: the progress thread parks instead of polling too. */
+    private static final long CALLER_WINDOW_NS = 100_000L;
 
     /** Per-thread native memory for request parameters, operands and staging. */
     private final class Scratch
@@ -277,7 +282,7 @@ public final class UcxTransport implements Transport
     @Override
     public Set<Capability> capabilities()
     {
-        return EnumSet.of(Capability.PASSIVE_PROGRESS, Capability.CPU_ATOMICS);
+        return EnumSet.of(Capability.PASSIVE_PROGRESS, Capability.CPU_ATOMICS, Capability.PROGRESS_FROM_WAITS);
     }
 
     @Override
@@ -571,11 +576,16 @@ public final class UcxTransport implements Transport
         }
     }
 
+    /**
+     * Progresses the worker from the calling thread (the runtime's waits on heap words call it on each poll);
+     * while callers do, the progress thread stands aside.
+     */
     @Override
     public void progress()
     {
         if (!closed)
         {
+            callerProgressNs = System.nanoTime();
             progressOnce();
         }
     }
@@ -673,6 +683,7 @@ public final class UcxTransport implements Transport
                 int status = (int)u.requestCheckStatus.invokeExact(req);
                 if (status == Ucp.UCS_INPROGRESS)
                 {
+                    callerProgressNs = System.nanoTime();
                     final int ignored = (int)u.workerProgress.invokeExact(worker);
                     status = (int)u.requestCheckStatus.invokeExact(req);
                 }
@@ -796,6 +807,13 @@ public final class UcxTransport implements Transport
         {
             while (!stopping)
             {
+                if (System.nanoTime() - callerProgressNs < CALLER_WINDOW_NS)
+                {
+                    // a waiting thread of this PE polls the worker: two pollers would only contend for its lock
+                    // (and, with more PEs than cores, for the core the peer needs)
+                    LockSupport.parkNanos(CALLER_WINDOW_NS);
+                    continue;
+                }
                 if (progressOnce() != 0)
                 {
                     lastWork = System.nanoTime();
