@@ -11,6 +11,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.function.IntUnaryOperator;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,6 +34,91 @@ class UcxTransportContractTest extends TransportContractTest
     byte peerId()
     {
         return ReachabilityMap.UCX;
+    }
+
+    /**
+     * Strangers connect to every TCP port this JVM listens on (UCX's tcp interfaces among them, and the
+     * bootstrap's) and send nonsense, then close: UCX drops them and every PE's puts and gets stay exact.
+     */
+    @Test
+    void strangersOnUcxPortsChangeNothing() throws Exception
+    {
+        run(pe ->
+        {
+            if (pe.me() == 0)
+            {
+                for (final int port : listeningPorts())
+                {
+                    try (java.net.Socket s = new java.net.Socket())
+                    {
+                        s.connect(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 1000);
+                        s.getOutputStream().write(new byte[] {0x55, 0x43, 0x58, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+                        s.getOutputStream().write(new byte[4096]);
+                        s.getOutputStream().flush();
+                    }
+                    catch (final java.io.IOException ex)
+                    {
+                        // a port that refuses or resets a stranger is what we want
+                    }
+                }
+            }
+            pe.sync();
+            for (int round = 0; round < 50; round++)
+            {
+                final long[] v = {pe.me() * 1000L + round};
+                pe.transport().put(pe.ctx(), pe.right(), 128, MemorySegment.ofArray(v), false);
+                pe.sync();
+                assertEquals(pe.left() * 1000L + round, pe.heap().get(ValueLayout.JAVA_LONG, 128));
+                final long[] got = new long[1];
+                pe.transport().get(pe.ctx(), pe.right(), 128, MemorySegment.ofArray(got), false);
+                assertEquals(pe.me() * 1000L + round, got[0]);
+                pe.sync();
+            }
+            assertEquals(null, pe.bootstrap().failure(), "no failure reported");
+        });
+    }
+
+    /** @return the TCP ports this process listens on (from /proc/net/tcp and this process's socket inodes). */
+    private static java.util.List<Integer> listeningPorts() throws java.io.IOException
+    {
+        final java.util.Set<String> inodes = new java.util.HashSet<>();
+        try (java.util.stream.Stream<java.nio.file.Path> fds = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/fd")))
+        {
+            for (final java.nio.file.Path fd : fds.toList())
+            {
+                try
+                {
+                    final String target = java.nio.file.Files.readSymbolicLink(fd).toString();
+                    if (target.startsWith("socket:["))
+                    {
+                        inodes.add(target.substring(8, target.length() - 1));
+                    }
+                }
+                catch (final java.io.IOException ex)
+                {
+                    // closed meanwhile
+                }
+            }
+        }
+        final java.util.List<Integer> ports = new java.util.ArrayList<>();
+        for (final String table : new String[] {"/proc/net/tcp", "/proc/net/tcp6"})
+        {
+            final java.nio.file.Path p = java.nio.file.Path.of(table);
+            if (!java.nio.file.Files.exists(p))
+            {
+                continue;
+            }
+            for (final String line : java.nio.file.Files.readAllLines(p).subList(1, java.nio.file.Files.readAllLines(p).size()))
+            {
+                final String[] f = line.strip().split("\\s+");
+                if (f[3].equals("0A") && inodes.contains(f[9])) // LISTEN
+                {
+                    ports.add(Integer.parseInt(f[1].substring(f[1].indexOf(':') + 1), 16));
+                }
+            }
+        }
+        assertTrue(ports.size() > N, "expected the bootstrap root's port and UCX's tcp ports of " + N + " workers: " + ports);
+        return ports;
     }
 
     @Test
