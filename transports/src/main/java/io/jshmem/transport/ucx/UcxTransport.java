@@ -94,7 +94,7 @@ public final class UcxTransport implements Transport
     /** When a caller (an API thread's wait, a wait on heap words) last progressed the worker. */
     private volatile long callerProgressNs;
     /** A caller that progressed within this window is polling: the progress thread parks instead of polling too. */
-    private static final long CALLER_WINDOW_NS = 100_000L;
+    private static final long CALLER_WINDOW_NS = 20_000L;
 
     /** Per-thread native memory for request parameters, operands and staging. */
     private final class Scratch
@@ -803,6 +803,7 @@ public final class UcxTransport implements Transport
         pfd.set(JAVA_INT, 0, efd);
         pfd.set(JAVA_SHORT, 4, (short)POLLIN);
         long lastWork = System.nanoTime();
+        u.timerSlack(1_000L); // its 20 us parks while callers poll must not become 70 us
         try
         {
             while (!stopping)
