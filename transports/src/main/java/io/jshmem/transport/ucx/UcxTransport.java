@@ -84,6 +84,7 @@ public final class UcxTransport implements Transport
     private final MemorySegment[] rkeys;
     private final long[] remoteBase;
     private final AtomicIntegerArray lost;
+    private final AtomicIntegerArray reported;
     private final MemorySegment errorHandler;
     private final ThreadLocal<Scratch> scratch;
     private final Thread progressThread;
@@ -149,6 +150,7 @@ public final class UcxTransport implements Transport
         this.rkeys = new MemorySegment[n];
         this.remoteBase = new long[n];
         this.lost = new AtomicIntegerArray(n);
+        this.reported = new AtomicIntegerArray(n);
         this.scratch = ThreadLocal.withInitial(Scratch::new);
         this.sink = arena.allocate(8, 8);
         MemorySegment ctx = MemorySegment.NULL;
@@ -789,10 +791,12 @@ public final class UcxTransport implements Transport
 
     private void markLost(final int pe, final String why)
     {
-        if (lost.getAndSet(pe, 1) == 0 && !quiescing && !closed)
+        // the job's failure first: a thread that sees the PE lost then also sees the job failed
+        if (reported.compareAndSet(pe, 0, 1) && !quiescing && !closed)
         {
             bootstrap.reportFailure(new JobFailedException(prefix + "lost pe " + pe + ": " + why, pe, null));
         }
+        lost.set(pe, 1);
     }
 
     // ------------------------------------------------------------------ progress thread
