@@ -1,5 +1,7 @@
 package io.jshmem.transport;
 
+import io.jshmem.ShmemException;
+import io.jshmem.ShmemInitException;
 import io.jshmem.bootstrap.Bootstrap;
 
 import java.util.ArrayList;
@@ -40,10 +42,21 @@ public final class ReachabilityMap
      * @param bootstrap the job's bootstrap.
      * @param myRow     the transport id reaching each PE from this PE.
      * @return the job's map.
+     * @throws ShmemInitException on every PE when some PE's row does not have one entry per PE, naming that PE.
      */
     public static ReachabilityMap gather(final Bootstrap bootstrap, final byte[] myRow)
     {
-        return new ReachabilityMap(bootstrap.allgather(myRow));
+        final byte[][] rows = bootstrap.allgather(myRow);
+        for (int pe = 0; pe < rows.length; pe++)
+        {
+            // checked after the gather, so that every PE fails alike instead of one leaving the others in the collective
+            if (rows[pe].length != rows.length)
+            {
+                throw new ShmemInitException(ShmemException.pePrefix(bootstrap.rank(), rows.length) + "reachability map: pe " + pe +
+                    " contributed a row of " + rows[pe].length + " entries for " + rows.length + " PEs");
+            }
+        }
+        return new ReachabilityMap(rows);
     }
 
     /** @return the transport id PE {@code from} uses to reach PE {@code to}. */
