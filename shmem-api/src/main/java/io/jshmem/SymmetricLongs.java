@@ -44,13 +44,22 @@ public final class SymmetricLongs extends SymmetricWords<long[]>
         return (long)LONG.getAcquire(local, index << 3);
     }
 
-    /** @return this PE's element {@code index} (plain load). */
+    /**
+     * {@return this PE's element {@code index} (plain load)}
+     *
+     * @param index element index in the object.
+     */
     public long getLocal(final long index)
     {
         return local.get(ValueLayout.JAVA_LONG_UNALIGNED, checkRange(index, 1) - offset);
     }
 
-    /** Stores into this PE's element {@code index} (plain store). */
+    /**
+     * Stores into this PE's element {@code index} (plain store).
+     *
+     * @param index element index in the object.
+     * @param value the value to store.
+     */
     public void setLocal(final long index, final long value)
     {
         local.set(ValueLayout.JAVA_LONG_UNALIGNED, checkRange(index, 1) - offset, value);
