@@ -1,6 +1,8 @@
 package io.jshmem;
 
+import io.jshmem.jfr.WaitEvent;
 import io.jshmem.spi.Allocation;
+import io.jshmem.spi.PeStats;
 import io.jshmem.spi.SymmetricSpace;
 
 import java.util.concurrent.ThreadLocalRandom;
@@ -81,12 +83,43 @@ public abstract sealed class SymmetricWords<A> extends SymmetricArray<A> permits
             return;
         }
         final SymmetricSpace space = allocation.space();
+        final WaitEvent event = new WaitEvent(); // only a wait that blocks gets here; compiled away when not recording
+        event.begin();
+        final long startNs = System.nanoTime();
         int idle = 0;
         do
         {
             idle = space.idle(idle);
         }
         while (!cmp.test(laWord(index), value));
+        waited(event, startNs, "wait_until", index);
+    }
+
+    /**
+     * The end of a wait that blocked: counts it for {@code SHMEM_STATS} and records it for JFR.
+     *
+     * @param event   the wait's event, begun when it started blocking.
+     * @param startNs {@link System#nanoTime()} when it started blocking.
+     * @param kind    what waited ({@code wait_until}, ...).
+     * @param index   the element waited on, -1 for a set.
+     */
+    final void waited(final WaitEvent event, final long startNs, final String kind, final long index)
+    {
+        final SymmetricSpace space = allocation.space();
+        final PeStats stats = space.stats();
+        if (stats != null)
+        {
+            stats.waited(kind, System.nanoTime() - startNs);
+        }
+        event.end();
+        if (event.shouldCommit())
+        {
+            event.pe = space.myPe();
+            event.kind = kind;
+            event.object = toString();
+            event.index = index;
+            event.commit();
+        }
     }
 
     /**
@@ -337,12 +370,21 @@ public abstract sealed class SymmetricWords<A> extends SymmetricArray<A> permits
     private void waitAll(final int[] status, final Cmp cmp, final long value, final long[] values)
     {
         checkSet(status, values);
+        if (allSatisfied(status, cmp, value, values))
+        {
+            return;
+        }
         final SymmetricSpace space = allocation.space();
+        final WaitEvent event = new WaitEvent();
+        event.begin();
+        final long startNs = System.nanoTime();
         int idle = 0;
-        while (!allSatisfied(status, cmp, value, values))
+        do
         {
             idle = space.idle(idle);
         }
+        while (!allSatisfied(status, cmp, value, values));
+        waited(event, startNs, "wait_until_all", -1);
     }
 
     private long waitAny(final int[] status, final Cmp cmp, final long value, final long[] values)
@@ -352,13 +394,22 @@ public abstract sealed class SymmetricWords<A> extends SymmetricArray<A> permits
         {
             return -1;
         }
+        long found = anySatisfied(status, cmp, value, values);
+        if (found >= 0)
+        {
+            return found;
+        }
         final SymmetricSpace space = allocation.space();
+        final WaitEvent event = new WaitEvent();
+        event.begin();
+        final long startNs = System.nanoTime();
         int idle = 0;
-        long found;
-        while ((found = anySatisfied(status, cmp, value, values)) < 0)
+        do
         {
             idle = space.idle(idle);
         }
+        while ((found = anySatisfied(status, cmp, value, values)) < 0);
+        waited(event, startNs, "wait_until_any", -1);
         return found;
     }
 
@@ -370,13 +421,22 @@ public abstract sealed class SymmetricWords<A> extends SymmetricArray<A> permits
         {
             return 0;
         }
+        int found = someSatisfied(indices, status, cmp, value, values);
+        if (found > 0)
+        {
+            return found;
+        }
         final SymmetricSpace space = allocation.space();
+        final WaitEvent event = new WaitEvent();
+        event.begin();
+        final long startNs = System.nanoTime();
         int idle = 0;
-        int found;
-        while ((found = someSatisfied(indices, status, cmp, value, values)) == 0)
+        do
         {
             idle = space.idle(idle);
         }
+        while ((found = someSatisfied(indices, status, cmp, value, values)) == 0);
+        waited(event, startNs, "wait_until_some", -1);
         return found;
     }
 }

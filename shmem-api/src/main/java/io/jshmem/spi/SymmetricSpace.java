@@ -30,11 +30,16 @@ public interface SymmetricSpace
      */
     int idle(int idleCount);
 
-    /** {@return the message prefix naming this PE, {@code "[pe 3/8] "}} */
     /** {@return true once the PE has finalized: its objects are gone with its heap (handles say so when used)} */
     default boolean isFinalized()
     {
         return false;
+    }
+
+    /** {@return this PE's {@code SHMEM_STATS} counters, or null when the option is off (the default)} */
+    default PeStats stats()
+    {
+        return null;
     }
 
     /** {@return the message prefix naming this PE, {@code "[pe 3/8] "}} */
