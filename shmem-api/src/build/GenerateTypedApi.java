@@ -94,13 +94,25 @@ public final class GenerateTypedApi
                     return new CLS(allocation, checkSliceArgs(from, count), count);
                 }
 
-                /** @return this PE's element {@code index} (plain load). */
+                /**
+                 * Reads this PE's own copy of an element (a plain load).
+                 *
+                 * @param index the element's index.
+                 * @return this PE's element {@code index}.
+                 * @throws IndexOutOfBoundsException if {@code index} is outside the object.
+                 */
                 public PRIM getLocal(final long index)
                 {
                     return local.get(ValueLayout.LAYOUT, checkRange(index, 1) - offset);
                 }
 
-                /** Stores into this PE's element {@code index} (plain store). */
+                /**
+                 * Writes this PE's own copy of an element (a plain store).
+                 *
+                 * @param index the element's index.
+                 * @param value the value to store.
+                 * @throws IndexOutOfBoundsException if {@code index} is outside the object.
+                 */
                 public void setLocal(final long index, final PRIM value)
                 {
                     local.set(ValueLayout.LAYOUT, checkRange(index, 1) - offset, value);
@@ -130,6 +142,29 @@ public final class GenerateTypedApi
         };
     }
 
+    /** The {@code @param} lines every generated atomic shares, for the value parameters it has. */
+    private static String paramDocs(final List<String> params)
+    {
+        final StringBuilder sb = new StringBuilder();
+        sb.append("     * @param dest  the symmetric object holding the target element.\n")
+            .append("     * @param index index of the target element in {@code dest}.\n");
+        for (final String a : params)
+        {
+            sb.append(switch (a)
+            {
+                case "cond" -> "     * @param cond  the value the target element is compared with: {@code value} is stored only if they are equal.\n";
+                case "value" -> "     * @param value the operand.\n";
+                default -> throw new IllegalArgumentException(a);
+            });
+        }
+        return sb.append("     * @param pe    the target PE, numbered in this context's team.\n").toString();
+    }
+
+    /** The exceptions every generated atomic may throw. */
+    private static final String THROWS_DOCS =
+        "     * @throws IndexOutOfBoundsException if {@code index} or {@code pe} is out of range (the message names them and this PE).\n" +
+        "     * @throws IllegalArgumentException  if {@code dest} is freed, of another job, or its element is not aligned for atomics.\n";
+
     /** One blocking atomic: name, op, value parameters, value and cond expressions, fetches?, spec name. */
     private static void amo(final StringBuilder sb, final Word w, final String name, final String op, final List<String> params,
         final String value, final String cond, final boolean fetches, final String spec)
@@ -138,8 +173,12 @@ public final class GenerateTypedApi
         params.forEach(a -> p.append(", final ").append(w.prim()).append(' ').append(a));
         p.append(", final int pe");
         final String call = "amo(AtomicOp." + op + ", dest, index, " + value + ", " + cond + ", pe)";
-        sb.append("    /** {@code shmem_").append(spec).append("} on pe's {@code dest[index]}").append(fetches ? "; returns the old value." : " (completes by quiet).")
-            .append(" */\n    public final ").append(fetches ? w.prim() : "void").append(' ').append(name).append('(').append(p).append(")\n    {\n        ")
+        sb.append("    /**\n     * {@code shmem_").append(w.prim()).append('_').append(spec).append("}: atomically, on pe's {@code dest[index]}")
+            .append(fetches ? "; returns the value it held before." : ". Complete (visible to every PE) after quiet.")
+            .append("\n     *\n").append(paramDocs(params))
+            .append(fetches ? "     * @return the element's value before the operation.\n" : "")
+            .append(THROWS_DOCS).append("     */\n")
+            .append("    public final ").append(fetches ? w.prim() : "void").append(' ').append(name).append('(').append(p).append(")\n    {\n        ")
             .append(fetches ? "return " + fromBits(w.prim(), call) : call).append(";\n    }\n\n");
     }
 
@@ -150,7 +189,12 @@ public final class GenerateTypedApi
         final StringBuilder p = new StringBuilder("final " + w.prim() + "[] fetch, final int fetchIndex, final " + w.cls() + " dest, final long index");
         params.forEach(a -> p.append(", final ").append(w.prim()).append(' ').append(a));
         p.append(", final int pe");
-        sb.append("    /** {@code shmem_").append(spec).append("_nbi}: the old value lands in {@code fetch[fetchIndex]} by the next quiet. */\n")
+        sb.append("    /**\n     * {@code shmem_").append(w.prim()).append('_').append(spec)
+            .append("_nbi}: atomically, on pe's {@code dest[index]}; the value it held before lands in {@code fetch[fetchIndex]} by the next quiet.")
+            .append("\n     *\n")
+            .append("     * @param fetch      array that receives the old value; in use until the next quiet.\n")
+            .append("     * @param fetchIndex index in {@code fetch} of the old value.\n")
+            .append(paramDocs(params)).append(THROWS_DOCS).append("     */\n")
             .append("    public final void ").append(name).append('(').append(p).append(")\n    {\n        amoNbi(AtomicOp.").append(op)
             .append(", dest, index, ").append(value).append(", ").append(cond).append(", pe, fetch, fetchIndex);\n    }\n\n");
     }
@@ -172,10 +216,31 @@ public final class GenerateTypedApi
                 {
                 }
 
-                /** An atomic on a 4- or 8-byte element, values as raw bits; returns the old value where it fetches. */
+                /**
+                 * An atomic on a 4- or 8-byte element, values as raw bits; implemented by the runtime.
+                 *
+                 * @param op    the operation.
+                 * @param dest  the symmetric object holding the target element.
+                 * @param index index of the target element in {@code dest}.
+                 * @param value the operand's raw bits.
+                 * @param cond  the compare operand's raw bits (compare-swap only).
+                 * @param pe    the target PE, numbered in this context's team.
+                 * @return the old value's raw bits where the operation fetches, otherwise anything.
+                 */
                 protected abstract long amo(AtomicOp op, SymmetricArray<?> dest, long index, long value, long cond, int pe);
 
-                /** A fetching atomic whose old value is stored into {@code fetch[fetchIndex]} (an int[], long[] ...) by quiet. */
+                /**
+                 * A fetching atomic whose old value is stored into {@code fetch[fetchIndex]} by quiet; implemented by the runtime.
+                 *
+                 * @param op         the operation.
+                 * @param dest       the symmetric object holding the target element.
+                 * @param index      index of the target element in {@code dest}.
+                 * @param value      the operand's raw bits.
+                 * @param cond       the compare operand's raw bits (compare-swap only).
+                 * @param pe         the target PE, numbered in this context's team.
+                 * @param fetch      the array ({@code int[]}, {@code long[]}, ...) that receives the old value.
+                 * @param fetchIndex index in {@code fetch} of the old value.
+                 */
                 protected abstract void amoNbi(AtomicOp op, SymmetricArray<?> dest, long index, long value, long cond, int pe,
                     Object fetch, int fetchIndex);
 

@@ -6,9 +6,22 @@ package io.jshmem;
  */
 public enum Cmp
 {
-    EQ, NE, GT, GE, LT, LE;
+    /** {@code SHMEM_CMP_EQ}: equal. */
+    EQ,
+    /** {@code SHMEM_CMP_NE}: not equal. */
+    NE,
+    /** {@code SHMEM_CMP_GT}: the variable is greater. */
+    GT,
+    /** {@code SHMEM_CMP_GE}: the variable is greater or equal. */
+    GE,
+    /** {@code SHMEM_CMP_LT}: the variable is less. */
+    LT,
+    /** {@code SHMEM_CMP_LE}: the variable is less or equal. */
+    LE;
 
     /**
+     * Compares two values as signed 64-bit numbers.
+     *
      * @param ivar  the variable's value.
      * @param value the comparison value.
      * @return {@code ivar <cmp> value}, signed.
@@ -27,6 +40,8 @@ public enum Cmp
     }
 
     /**
+     * Compares two values as unsigned 64-bit numbers (signal waits).
+     *
      * @param ivar  the variable's value, as unsigned 64 bits (signals are {@code uint64_t}).
      * @param value the comparison value, as unsigned 64 bits.
      * @return {@code ivar <cmp> value}, unsigned.

@@ -8,6 +8,11 @@ public class CollectiveMismatchException extends ShmemException
 {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Makes the exception (category FATAL).
+     *
+     * @param message what differed, naming the PEs and the values.
+     */
     public CollectiveMismatchException(final String message)
     {
         super(Category.FATAL, message, null);

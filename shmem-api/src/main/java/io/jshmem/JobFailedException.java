@@ -9,15 +9,23 @@ public class JobFailedException extends ShmemException
 {
     private static final long serialVersionUID = 1L;
 
+    /** The lost PE (world numbering), or -1. */
     private final int lostPe;
 
+    /**
+     * Makes the exception (category FATAL).
+     *
+     * @param message what failed, naming this PE and the lost one.
+     * @param lostPe  the PE (world numbering) whose loss caused the failure, or -1 if none is known.
+     * @param cause   the underlying failure, or null.
+     */
     public JobFailedException(final String message, final int lostPe, final Throwable cause)
     {
         super(Category.FATAL, message, cause);
         this.lostPe = lostPe;
     }
 
-    /** @return the PE (world numbering) whose loss caused the failure, or -1 if none is known. */
+    /** {@return the PE (world numbering) whose loss caused the failure, or -1 if none is known} */
     public int lostPe()
     {
         return lostPe;

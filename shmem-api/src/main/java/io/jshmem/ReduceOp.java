@@ -9,9 +9,22 @@ package io.jshmem;
  */
 public enum ReduceOp
 {
-    AND, OR, XOR, MAX, MIN, SUM, PROD;
+    /** {@code shmem_and_reduce}: bitwise AND (integer types). */
+    AND,
+    /** {@code shmem_or_reduce}: bitwise OR (integer types). */
+    OR,
+    /** {@code shmem_xor_reduce}: bitwise XOR (integer types). */
+    XOR,
+    /** {@code shmem_max_reduce}: the largest value. */
+    MAX,
+    /** {@code shmem_min_reduce}: the smallest value. */
+    MIN,
+    /** {@code shmem_sum_reduce}: the sum. */
+    SUM,
+    /** {@code shmem_prod_reduce}: the product. */
+    PROD;
 
-    /** @return true for AND, OR and XOR (integer types only). */
+    /** {@return true for AND, OR and XOR (integer types only)} */
     public boolean isBitwise()
     {
         return this == AND || this == OR || this == XOR;

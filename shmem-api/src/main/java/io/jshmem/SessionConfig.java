@@ -13,7 +13,10 @@ public record SessionConfig(long totalOps)
     public static final SessionConfig NONE = new SessionConfig(0);
 
     /**
+     * Checks the configuration.
+     *
      * @param totalOps expected operations, not negative.
+     * @throws IllegalArgumentException if {@code totalOps} is negative.
      */
     public SessionConfig
     {

@@ -68,13 +68,24 @@ public abstract class Shmem extends ShmemContext
     /**
      * {@code shmem_init_thread}: as {@link #init()}, asking for a thread level; {@link #threadLevel()}
      * says what was provided.
+     *
+     * @param requested the thread level asked for; null means {@link ThreadLevel#SINGLE}.
+     * @return the PE.
+     * @throws ShmemInitException if initialization fails; the message says why and what to change.
      */
     public static Shmem init(final ThreadLevel requested)
     {
         return init(ShmemConfig.fromProcess(), requested);
     }
 
-    /** As {@link #init(ThreadLevel)}, with a configuration (environment, properties, explicit settings). */
+    /**
+     * As {@link #init(ThreadLevel)}, with a configuration (environment, properties, explicit settings).
+     *
+     * @param config    the configuration ({@link ShmemConfig#fromProcess()} reads the environment).
+     * @param requested the thread level asked for; null means {@link ThreadLevel#SINGLE}.
+     * @return the PE; the same object while the process's PE is initialized (each init needs a close).
+     * @throws ShmemInitException if initialization fails; the message says why and what to change.
+     */
     public static Shmem init(final ShmemConfig config, final ThreadLevel requested)
     {
         synchronized (LOCK)
@@ -109,7 +120,7 @@ public abstract class Shmem extends ShmemContext
         // no profiling layer: the spec's "libraries just return"
     }
 
-    /** {@code shmem_query_initialized}: @return true between the first init and the last close. */
+    /** {@return true between the first init and the last close} ({@code shmem_query_initialized}) */
     public static boolean isInitialized()
     {
         synchronized (LOCK)
@@ -121,6 +132,11 @@ public abstract class Shmem extends ShmemContext
     /**
      * Makes an independent PE (not the process's) from an explicit configuration, e.g. several PEs
      * as threads of one JVM. Close it to finalize.
+     *
+     * @param config    the configuration, naming this PE's bootstrap (e.g. a unique id, rank and size).
+     * @param requested the thread level asked for; null means {@link ThreadLevel#SINGLE}.
+     * @return the new PE.
+     * @throws ShmemInitException if initialization fails; the message says why and what to change.
      */
     public static Shmem create(final ShmemConfig config, final ThreadLevel requested)
     {
@@ -195,43 +211,56 @@ public abstract class Shmem extends ShmemContext
     {
     }
 
-    /** @return the thread level provided ({@code shmem_query_thread}). */
+    /** {@return the thread level provided ({@code shmem_query_thread})} */
     public abstract ThreadLevel threadLevel();
 
-    /** @return this PE's number, 0..nPes-1 ({@code shmem_my_pe}). */
+    /** {@return this PE's number, 0..nPes-1 ({@code shmem_my_pe})} */
     public abstract int myPe();
 
-    /** @return the number of PEs ({@code shmem_n_pes}). */
+    /** {@return the number of PEs ({@code shmem_n_pes})} */
     public abstract int nPes();
 
-    /** @return the configuration this PE was initialized with. */
+    /** {@return the configuration this PE was initialized with} */
     public abstract ShmemConfig config();
 
-    /** @return true if {@code pe} is a valid target of one-sided operations ({@code shmem_pe_accessible}). */
+    /**
+     * {@return true if {@code pe} is a valid target of one-sided operations ({@code shmem_pe_accessible})}
+     *
+     * @param pe a PE number in WORLD.
+     */
     public abstract boolean peAccessible(int pe);
 
-    /** @return true if the object is a live symmetric object of this PE's job reachable on pe ({@code shmem_addr_accessible}). */
+    /**
+     * {@return true if the object is a live symmetric object of this PE's job reachable on pe ({@code shmem_addr_accessible})}
+     *
+     * @param object a symmetric object (any handle of it).
+     * @param pe a PE number in WORLD.
+     */
     public abstract boolean addrAccessible(SymmetricArray<?> object, int pe);
 
     /**
      * {@code shmem_ptr}: the peer's copy of a symmetric object as a segment for direct loads and stores,
      * or null when pe is not reachable by load/store (another node).
+     *
+     * @param object a symmetric object (any handle of it).
+     * @param pe a PE number in WORLD.
+     * @return the peer's copy as a segment, or null.
      */
     public abstract MemorySegment ptr(SymmetricArray<?> object, int pe);
 
-    /** @return {@link ShmemInfo#MAJOR_VERSION} ({@code shmem_info_get_version}). */
+    /** {@return {@link ShmemInfo#MAJOR_VERSION} ({@code shmem_info_get_version})} */
     public final int majorVersion()
     {
         return ShmemInfo.MAJOR_VERSION;
     }
 
-    /** @return {@link ShmemInfo#MINOR_VERSION}. */
+    /** {@return {@link ShmemInfo#MINOR_VERSION}} */
     public final int minorVersion()
     {
         return ShmemInfo.MINOR_VERSION;
     }
 
-    /** @return {@link ShmemInfo#VENDOR_STRING} ({@code shmem_info_get_name}). */
+    /** {@return {@link ShmemInfo#VENDOR_STRING} ({@code shmem_info_get_name})} */
     public final String vendorName()
     {
         return ShmemInfo.VENDOR_STRING;
@@ -240,6 +269,8 @@ public abstract class Shmem extends ShmemContext
     /**
      * {@code shmem_global_exit}: ends every PE of the job with this status, including PEs blocked in a
      * barrier or a wait. Does not return.
+     *
+     * @param status the exit status of every PE's process.
      */
     public abstract void globalExit(int status);
 
@@ -248,91 +279,167 @@ public abstract class Shmem extends ShmemContext
     /**
      * {@code shmem_malloc}: collective over WORLD with the same size on every PE; barrier on exit.
      *
+     * @param bytes size in bytes, the same on every PE.
      * @return the object, or null for size 0 (no barrier then).
      * @throws HeapExhaustedException if the heap has no room (on every PE).
      */
     public abstract SymmetricMemory malloc(long bytes);
 
-    /** {@code shmem_calloc}: as malloc, zeroed; null (no barrier) if either argument is 0. */
+    /**
+     * {@code shmem_calloc}: as malloc, zeroed; null (no barrier) if either argument is 0.
+     *
+     * @param count        number of elements, the same on every PE.
+     * @param elementBytes bytes per element, the same on every PE.
+     * @return the zeroed object, or null if either argument is 0.
+     * @throws HeapExhaustedException if the heap has no room (on every PE).
+     */
     public abstract SymmetricMemory calloc(long count, long elementBytes);
 
-    /** {@code shmem_align}: alignment a power of two, at least 8. */
+    /**
+     * {@code shmem_align}: alignment a power of two, at least 8.
+     *
+     * @param alignment the object's heap alignment in bytes: a power of two, at least 8.
+     * @param bytes     size in bytes, the same on every PE.
+     * @return the object, or null for size 0.
+     * @throws IllegalArgumentException if the alignment is not a power of two of at least 8.
+     * @throws HeapExhaustedException   if the heap has no room (on every PE).
+     */
     public abstract SymmetricMemory align(long alignment, long bytes);
 
-    /** {@code shmem_malloc_with_hints}: hints never change semantics. */
+    /**
+     * {@code shmem_malloc_with_hints}: hints never change semantics.
+     *
+     * @param bytes size in bytes, the same on every PE.
+     * @param hints how the program will use the object (none, or {@link MallocHint}s).
+     * @return the object, or null for size 0.
+     * @throws HeapExhaustedException if the heap has no room (on every PE).
+     */
     public abstract SymmetricMemory mallocWithHints(long bytes, MallocHint... hints);
 
     /**
      * {@code shmem_realloc}: keeps the first min(old, new) bytes. A null object allocates; size 0
      * frees and returns null. On failure the object is unchanged and every PE gets the exception.
      * The old handle (and its slices and views) must not be used afterwards.
+     *
+     * @param object the whole object to resize (its own handle), or null to allocate.
+     * @param bytes  the new size in bytes, the same on every PE.
+     * @return the resized object (possibly at a new offset), or null for size 0.
+     * @throws HeapExhaustedException if the heap has no room (on every PE).
      */
     public abstract SymmetricMemory realloc(SymmetricMemory object, long bytes);
 
-    /** {@code shmem_free}: collective, barrier on entry; null is a no-op. Accepts any handle of the whole object. */
+    /**
+     * {@code shmem_free}: collective, barrier on entry; null is a no-op. Accepts any handle of the whole object.
+     *
+     * @param object a symmetric object (any handle of it).
+     */
     public abstract void free(SymmetricArray<?> object);
 
-    /** @return n zeroed bytes on every PE (collective; null for n == 0). */
+    /**
+     * {@return n zeroed bytes on every PE (collective; null for n == 0)}
+     *
+     * @param n number of elements, the same on every PE.
+     */
     public abstract SymmetricBytes allocateBytes(long n);
 
-    /** @return n zeroed shorts on every PE (collective; null for n == 0). */
+    /**
+     * {@return n zeroed shorts on every PE (collective; null for n == 0)}
+     *
+     * @param n number of elements, the same on every PE.
+     */
     public abstract SymmetricShorts allocateShorts(long n);
 
-    /** @return n zeroed chars on every PE (collective; null for n == 0). */
+    /**
+     * {@return n zeroed chars on every PE (collective; null for n == 0)}
+     *
+     * @param n number of elements, the same on every PE.
+     */
     public abstract SymmetricChars allocateChars(long n);
 
-    /** @return n zeroed ints on every PE (collective; null for n == 0). */
+    /**
+     * {@return n zeroed ints on every PE (collective; null for n == 0)}
+     *
+     * @param n number of elements, the same on every PE.
+     */
     public abstract SymmetricInts allocateInts(long n);
 
-    /** @return n zeroed longs on every PE (collective; null for n == 0). */
+    /**
+     * {@return n zeroed longs on every PE (collective; null for n == 0)}
+     *
+     * @param n number of elements, the same on every PE.
+     */
     public abstract SymmetricLongs allocateLongs(long n);
 
-    /** @return n zeroed floats on every PE (collective; null for n == 0). */
+    /**
+     * {@return n zeroed floats on every PE (collective; null for n == 0)}
+     *
+     * @param n number of elements, the same on every PE.
+     */
     public abstract SymmetricFloats allocateFloats(long n);
 
-    /** @return n zeroed doubles on every PE (collective; null for n == 0). */
+    /**
+     * {@return n zeroed doubles on every PE (collective; null for n == 0)}
+     *
+     * @param n number of elements, the same on every PE.
+     */
     public abstract SymmetricDoubles allocateDoubles(long n);
 
-    /** @return bytes of symmetric heap in use on this PE. */
+    /** {@return bytes of symmetric heap in use on this PE} */
     public abstract long heapUsedBytes();
 
-    /** @return bytes of symmetric heap free on this PE. */
+    /** {@return bytes of symmetric heap free on this PE} */
     public abstract long heapFreeBytes();
 
     // ------------------------------------------------------------------ teams, contexts, locks
 
-    /** @return {@code SHMEM_TEAM_WORLD}: every PE, numbered as {@link #myPe()}. */
+    /** {@return {@code SHMEM_TEAM_WORLD}: every PE, numbered as {@link #myPe()}} */
     public abstract Team teamWorld();
 
     /**
-     * @return {@code SHMEM_TEAM_SHARED}: the PEs that reach each other by load/store ({@link #ptr} is
-     *         non-null), from the transport reachability map. See docs/teams.md for PE sets that are not
-     *         a strided range.
+     * {@code SHMEM_TEAM_SHARED}: the PEs that reach each other by load/store ({@link #ptr} is
+     * non-null), from the transport reachability map. See docs/teams.md for PE sets that are not a
+     * strided range.
+     *
+     * @return the team of PEs sharing memory with this one.
      */
     public abstract Team teamShared();
 
-    /** @return the PEs on this PE's host ({@code SHMEMX_TEAM_NODE} of SOS, {@code NVSHMEMX_TEAM_NODE}). */
+    /** {@return the PEs on this PE's host ({@code SHMEMX_TEAM_NODE} of SOS, {@code NVSHMEMX_TEAM_NODE})} */
     public abstract Team teamNode();
 
     /**
      * {@code shmem_ctx_create}: a new context on WORLD. Not collective. Close it (destroy) when done;
      * closing completes its pending operations.
+     *
+     * @param options context options ({@link ContextOption}), none for the defaults.
+     * @return the new context.
      */
     public abstract ShmemContext createContext(ContextOption... options);
 
     /**
      * Allocates a distributed lock (collective, like every allocation). Free it with
      * {@link #free(SymmetricLock)}.
+     *
+     * @return the lock, unlocked.
+     * @throws HeapExhaustedException if the heap has no room (on every PE).
      */
     public abstract SymmetricLock allocateLock();
 
     /**
      * Makes a lock over {@link SymmetricLock#WORDS} symmetric longs the program allocated (zero on every
      * PE, not used otherwise while the lock is in use). Not collective; every PE wraps the same words.
+     *
+     * @param words the lock's {@link SymmetricLock#WORDS} symmetric longs.
+     * @return the lock over those words.
+     * @throws IllegalArgumentException if {@code words} holds fewer than {@link SymmetricLock#WORDS} longs or is of another job.
      */
     public abstract SymmetricLock lock(SymmetricLongs words);
 
-    /** Frees a lock's words (collective). */
+    /**
+     * Frees a lock's words (collective).
+     *
+     * @param lock the lock; null is a no-op.
+     */
     public final void free(final SymmetricLock lock)
     {
         free(lock == null ? null : lock.words());

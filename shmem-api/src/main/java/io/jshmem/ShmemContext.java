@@ -40,33 +40,121 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
 
     // ------------------------------------------------------------------ internal operations
 
-    /** Contiguous put of {@code count} elements from a Java array. */
+    /**
+     * Contiguous put of {@code count} elements from a Java array.
+     *
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param destIndex index in {@code dest} of the first element written.
+     * @param src the source Java array ({@code long[]} for {@link SymmetricLongs}, ...); null only with a zero count.
+     * @param srcOffset index in {@code src} of the first element read.
+     * @param count number of elements.
+     * @param pe the target PE, numbered in this context's team.
+     * @param nbi true for the non-blocking form.
+     */
     protected abstract void rmaPut(SymmetricArray<?> dest, long destIndex, Object src, int srcOffset, int count, int pe, boolean nbi);
 
-    /** Contiguous get of {@code count} elements into a Java array. */
+    /**
+     * Contiguous get of {@code count} elements into a Java array.
+     *
+     * @param dest the destination Java array ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param destOffset index in {@code dest} of the first element written.
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param srcIndex index in {@code src} of the first element read.
+     * @param count number of elements.
+     * @param pe the target PE, numbered in this context's team.
+     * @param nbi true for the non-blocking form.
+     */
     protected abstract void rmaGet(Object dest, int destOffset, SymmetricArray<?> src, long srcIndex, int count, int pe, boolean nbi);
 
-    /** Put of a whole segment to {@code destByteOffset} bytes into {@code dest}. */
+    /**
+     * Put of a whole segment to {@code destByteOffset} bytes into {@code dest}.
+     *
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param destByteOffset byte offset into {@code dest}.
+     * @param src the source segment, sent whole (null or empty: nothing).
+     * @param pe the target PE, numbered in this context's team.
+     * @param nbi true for the non-blocking form.
+     */
     protected abstract void rmaPutSegment(SymmetricArray<?> dest, long destByteOffset, MemorySegment src, int pe, boolean nbi);
 
-    /** Get into a whole segment from {@code srcByteOffset} bytes into {@code src}. */
+    /**
+     * Get into a whole segment from {@code srcByteOffset} bytes into {@code src}.
+     *
+     * @param dest the destination segment, filled whole (null or empty: nothing).
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param srcByteOffset byte offset into {@code src}.
+     * @param pe the target PE, numbered in this context's team.
+     * @param nbi true for the non-blocking form.
+     */
     protected abstract void rmaGetSegment(MemorySegment dest, SymmetricArray<?> src, long srcByteOffset, int pe, boolean nbi);
 
-    /** Block-strided put: {@code nblocks} blocks of {@code bsize} elements, strides in elements. */
+    /**
+     * Block-strided put: {@code nblocks} blocks of {@code bsize} elements, strides in elements.
+     *
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param destIndex index in {@code dest} of the first element written.
+     * @param dst distance, in elements, between consecutive elements (blocks) in {@code dest}.
+     * @param src the source Java array ({@code long[]} for {@link SymmetricLongs}, ...); null only with a zero count.
+     * @param srcOffset index in {@code src} of the first element read.
+     * @param sst distance, in elements, between consecutive elements (blocks) in {@code src}.
+     * @param bsize elements per block.
+     * @param nblocks number of blocks.
+     * @param pe the target PE, numbered in this context's team.
+     */
     protected abstract void rmaPutStrided(SymmetricArray<?> dest, long destIndex, long dst, Object src, int srcOffset, long sst,
         long bsize, long nblocks, int pe);
 
-    /** Block-strided get: {@code nblocks} blocks of {@code bsize} elements, strides in elements. */
+    /**
+     * Block-strided get: {@code nblocks} blocks of {@code bsize} elements, strides in elements.
+     *
+     * @param dest the destination Java array ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param destOffset index in {@code dest} of the first element written.
+     * @param dst distance, in elements, between consecutive elements (blocks) in {@code dest}.
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param srcIndex index in {@code src} of the first element read.
+     * @param sst distance, in elements, between consecutive elements (blocks) in {@code src}.
+     * @param bsize elements per block.
+     * @param nblocks number of blocks.
+     * @param pe the target PE, numbered in this context's team.
+     */
     protected abstract void rmaGetStrided(Object dest, int destOffset, long dst, SymmetricArray<?> src, long srcIndex, long sst,
         long bsize, long nblocks, int pe);
 
-    /** Scalar put of the element's raw bits (low {@code elementBytes} bytes of {@code bits}). */
+    /**
+     * Scalar put of the element's raw bits (low {@code elementBytes} bytes of {@code bits}).
+     *
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param index element index in the object.
+     * @param bits the element's raw bits in the low bytes.
+     * @param pe the target PE, numbered in this context's team.
+     */
     protected abstract void rmaP(SymmetricArray<?> dest, long index, long bits, int pe);
 
-    /** Scalar get of the element's raw bits (sign-extended for 1, 2 and 4 byte elements). */
+    /**
+     * Scalar get of the element's raw bits (sign-extended for 1, 2 and 4 byte elements).
+     *
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param index element index in the object.
+     * @param pe the target PE, numbered in this context's team.
+     * @return the element's raw bits.
+     */
     protected abstract long rmaG(SymmetricArray<?> src, long index, int pe);
 
-    /** Put then signal; with a null/empty source only the signal. */
+    /**
+     * Put then signal; with a null/empty source only the signal.
+     *
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param destIndex index in {@code dest} of the first element written.
+     * @param src the source Java array ({@code long[]} for {@link SymmetricLongs}, ...); null only with a zero count.
+     * @param srcOffset index in {@code src} of the first element read.
+     * @param count number of elements.
+     * @param sig the signal words.
+     * @param sigIndex index of the signal word in {@code sig}.
+     * @param signal the signal operand.
+     * @param op how the signal word is updated ({@link SignalOp#SET} or {@link SignalOp#ADD}).
+     * @param pe the target PE, numbered in this context's team.
+     * @param nbi true for the non-blocking form.
+     */
     protected abstract void rmaPutSignal(SymmetricArray<?> dest, long destIndex, Object src, int srcOffset, int count,
         SymmetricLongs sig, long sigIndex, long signal, SignalOp op, int pe, boolean nbi);
 
@@ -91,6 +179,12 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
      * {@code shmem_put}: copies {@code src[srcOffset .. srcOffset+count)} to {@code dest[destIndex ..]} on pe.
      * Returns when {@code src} may be reused; delivery is complete after {@link #quiet()}.
      *
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param destIndex index in {@code dest} of the first element written.
+     * @param src the source Java array ({@code long[]} for {@link SymmetricLongs}, ...); null only with a zero count.
+     * @param srcOffset index in {@code src} of the first element read.
+     * @param count number of elements.
+     * @param pe the target PE, numbered in this context's team.
      * @param <A> the element array type.
      */
     public final <A> void put(final SymmetricArray<A> dest, final long destIndex, final A src, final int srcOffset,
@@ -103,7 +197,17 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
         rmaPut(dest, destIndex, src, srcOffset, count, pe, false);
     }
 
-    /** {@code shmem_get}: copies {@code count} elements of {@code src[srcIndex ..]} on pe into {@code dest[destOffset ..]}. */
+    /**
+     * {@code shmem_get}: copies {@code count} elements of {@code src[srcIndex ..]} on pe into {@code dest[destOffset ..]}.
+     *
+     * @param <A> the element array type ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param dest the destination Java array ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param destOffset index in {@code dest} of the first element written.
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param srcIndex index in {@code src} of the first element read.
+     * @param count number of elements.
+     * @param pe the target PE, numbered in this context's team.
+     */
     public final <A> void get(final A dest, final int destOffset, final SymmetricArray<A> src, final long srcIndex,
         final int count, final int pe)
     {
@@ -114,7 +218,17 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
         rmaGet(dest, destOffset, src, srcIndex, count, pe, false);
     }
 
-    /** {@code shmem_put_nbi}: as {@link #put} but {@code src} stays in use until {@link #quiet()}. */
+    /**
+     * {@code shmem_put_nbi}: as {@link #put} but {@code src} stays in use until {@link #quiet()}.
+     *
+     * @param <A> the element array type ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param destIndex index in {@code dest} of the first element written.
+     * @param src the source Java array ({@code long[]} for {@link SymmetricLongs}, ...); null only with a zero count.
+     * @param srcOffset index in {@code src} of the first element read.
+     * @param count number of elements.
+     * @param pe the target PE, numbered in this context's team.
+     */
     public final <A> void putNbi(final SymmetricArray<A> dest, final long destIndex, final A src, final int srcOffset,
         final int count, final int pe)
     {
@@ -125,7 +239,17 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
         rmaPut(dest, destIndex, src, srcOffset, count, pe, true);
     }
 
-    /** {@code shmem_get_nbi}: as {@link #get} but {@code dest} is complete only after {@link #quiet()}. */
+    /**
+     * {@code shmem_get_nbi}: as {@link #get} but {@code dest} is complete only after {@link #quiet()}.
+     *
+     * @param <A> the element array type ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param dest the destination Java array ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param destOffset index in {@code dest} of the first element written.
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param srcIndex index in {@code src} of the first element read.
+     * @param count number of elements.
+     * @param pe the target PE, numbered in this context's team.
+     */
     public final <A> void getNbi(final A dest, final int destOffset, final SymmetricArray<A> src, final long srcIndex,
         final int count, final int pe)
     {
@@ -136,7 +260,14 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
         rmaGet(dest, destOffset, src, srcIndex, count, pe, true);
     }
 
-    /** Puts a whole segment into {@code dest} starting at element {@code destIndex} (its size a multiple of the element size). */
+    /**
+     * Puts a whole segment into {@code dest} starting at element {@code destIndex} (its size a multiple of the element size).
+     *
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param destIndex index in {@code dest} of the first element written.
+     * @param src the source segment, sent whole (null or empty: nothing).
+     * @param pe the target PE, numbered in this context's team.
+     */
     public final void put(final SymmetricArray<?> dest, final long destIndex, final MemorySegment src, final int pe)
     {
         final MemorySegment s = orEmpty(src);
@@ -147,7 +278,14 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
         rmaPutSegment(dest, requireHandle(dest, "dest").checkSegmentRange(destIndex, s.byteSize()), s, pe, false);
     }
 
-    /** Fills a whole segment from {@code src} starting at element {@code srcIndex}. */
+    /**
+     * Fills a whole segment from {@code src} starting at element {@code srcIndex}.
+     *
+     * @param dest the destination segment, filled whole (null or empty: nothing).
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param srcIndex index in {@code src} of the first element read.
+     * @param pe the target PE, numbered in this context's team.
+     */
     public final void get(final MemorySegment dest, final SymmetricArray<?> src, final long srcIndex, final int pe)
     {
         final MemorySegment d = orEmpty(dest);
@@ -158,7 +296,14 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
         rmaGetSegment(d, src, requireHandle(src, "source").checkSegmentRange(srcIndex, d.byteSize()), pe, false);
     }
 
-    /** {@code shmem_putmem}: bytes of a segment to {@code destByteOffset} bytes into any symmetric object. */
+    /**
+     * {@code shmem_putmem}: bytes of a segment to {@code destByteOffset} bytes into any symmetric object.
+     *
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param destByteOffset byte offset into {@code dest}.
+     * @param src the source segment, sent whole (null or empty: nothing).
+     * @param pe the target PE, numbered in this context's team.
+     */
     public final void putmem(final SymmetricArray<?> dest, final long destByteOffset, final MemorySegment src, final int pe)
     {
         final MemorySegment s = orEmpty(src);
@@ -169,7 +314,14 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
         rmaPutSegment(dest, destByteOffset, s, pe, false);
     }
 
-    /** {@code shmem_getmem}: bytes from {@code srcByteOffset} bytes into any symmetric object into a segment. */
+    /**
+     * {@code shmem_getmem}: bytes from {@code srcByteOffset} bytes into any symmetric object into a segment.
+     *
+     * @param dest the destination segment, filled whole (null or empty: nothing).
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param srcByteOffset byte offset into {@code src}.
+     * @param pe the target PE, numbered in this context's team.
+     */
     public final void getmem(final MemorySegment dest, final SymmetricArray<?> src, final long srcByteOffset, final int pe)
     {
         final MemorySegment d = orEmpty(dest);
@@ -180,7 +332,14 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
         rmaGetSegment(d, src, srcByteOffset, pe, false);
     }
 
-    /** {@code shmem_putmem_nbi}. */
+    /**
+     * {@code shmem_putmem_nbi}.
+     *
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param destByteOffset byte offset into {@code dest}.
+     * @param src the source segment, sent whole (null or empty: nothing).
+     * @param pe the target PE, numbered in this context's team.
+     */
     public final void putmemNbi(final SymmetricArray<?> dest, final long destByteOffset, final MemorySegment src, final int pe)
     {
         final MemorySegment s = orEmpty(src);
@@ -191,7 +350,14 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
         rmaPutSegment(dest, destByteOffset, s, pe, true);
     }
 
-    /** {@code shmem_getmem_nbi}. */
+    /**
+     * {@code shmem_getmem_nbi}.
+     *
+     * @param dest the destination segment, filled whole (null or empty: nothing).
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param srcByteOffset byte offset into {@code src}.
+     * @param pe the target PE, numbered in this context's team.
+     */
     public final void getmemNbi(final MemorySegment dest, final SymmetricArray<?> src, final long srcByteOffset, final int pe)
     {
         final MemorySegment d = orEmpty(dest);
@@ -205,6 +371,16 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
     /**
      * {@code shmem_iput}: {@code nelems} elements, {@code src[srcOffset + i*sst]} to {@code dest[destIndex + i*dst]}.
      * Strides are in elements and at least 1.
+     *
+     * @param <A> the element array type ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param destIndex index in {@code dest} of the first element written.
+     * @param dst distance, in elements, between consecutive elements (blocks) in {@code dest}.
+     * @param src the source Java array ({@code long[]} for {@link SymmetricLongs}, ...); null only with a zero count.
+     * @param srcOffset index in {@code src} of the first element read.
+     * @param sst distance, in elements, between consecutive elements (blocks) in {@code src}.
+     * @param nelems number of elements.
+     * @param pe the target PE, numbered in this context's team.
      */
     public final <A> void iput(final SymmetricArray<A> dest, final long destIndex, final long dst, final A src,
         final int srcOffset, final long sst, final long nelems, final int pe)
@@ -216,7 +392,19 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
         rmaPutStrided(dest, destIndex, dst, src, srcOffset, sst, 1, nelems, pe);
     }
 
-    /** {@code shmem_iget}: {@code nelems} elements, {@code src[srcIndex + i*sst]} on pe to {@code dest[destOffset + i*dst]}. */
+    /**
+     * {@code shmem_iget}: {@code nelems} elements, {@code src[srcIndex + i*sst]} on pe to {@code dest[destOffset + i*dst]}.
+     *
+     * @param <A> the element array type ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param dest the destination Java array ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param destOffset index in {@code dest} of the first element written.
+     * @param dst distance, in elements, between consecutive elements (blocks) in {@code dest}.
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param srcIndex index in {@code src} of the first element read.
+     * @param sst distance, in elements, between consecutive elements (blocks) in {@code src}.
+     * @param nelems number of elements.
+     * @param pe the target PE, numbered in this context's team.
+     */
     public final <A> void iget(final A dest, final int destOffset, final long dst, final SymmetricArray<A> src,
         final long srcIndex, final long sst, final long nelems, final int pe)
     {
@@ -230,6 +418,17 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
     /**
      * {@code shmem_ibput} (1.6): {@code nblocks} blocks of {@code bsize} elements; block i goes from
      * {@code src[srcOffset + i*sst]} to {@code dest[destIndex + i*dst]}; strides at least {@code bsize}.
+     *
+     * @param <A> the element array type ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param destIndex index in {@code dest} of the first element written.
+     * @param dst distance, in elements, between consecutive elements (blocks) in {@code dest}.
+     * @param src the source Java array ({@code long[]} for {@link SymmetricLongs}, ...); null only with a zero count.
+     * @param srcOffset index in {@code src} of the first element read.
+     * @param sst distance, in elements, between consecutive elements (blocks) in {@code src}.
+     * @param bsize elements per block.
+     * @param nblocks number of blocks.
+     * @param pe the target PE, numbered in this context's team.
      */
     public final <A> void ibput(final SymmetricArray<A> dest, final long destIndex, final long dst, final A src,
         final int srcOffset, final long sst, final long bsize, final long nblocks, final int pe)
@@ -241,7 +440,20 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
         rmaPutStrided(dest, destIndex, dst, src, srcOffset, sst, bsize, nblocks, pe);
     }
 
-    /** {@code shmem_ibget} (1.6): the get form of {@link #ibput}. */
+    /**
+     * {@code shmem_ibget} (1.6): the get form of {@link #ibput}.
+     *
+     * @param <A> the element array type ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param dest the destination Java array ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param destOffset index in {@code dest} of the first element written.
+     * @param dst distance, in elements, between consecutive elements (blocks) in {@code dest}.
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param srcIndex index in {@code src} of the first element read.
+     * @param sst distance, in elements, between consecutive elements (blocks) in {@code src}.
+     * @param bsize elements per block.
+     * @param nblocks number of blocks.
+     * @param pe the target PE, numbered in this context's team.
+     */
     public final <A> void ibget(final A dest, final int destOffset, final long dst, final SymmetricArray<A> src,
         final long srcIndex, final long sst, final long bsize, final long nblocks, final int pe)
     {
@@ -254,73 +466,204 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
 
     // ------------------------------------------------------------------ scalar p / g
 
+    /**
+     * {@code shmem_char_p}: writes one element of pe's copy of {@code dest}. Returns at once; the value
+     * is delivered by {@link #quiet()} (on the p2p path it is already stored).
+     *
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param index index of the element in {@code dest}.
+     * @param value the value to write.
+     * @param pe    the target PE, numbered in this context's team.
+     * @throws IndexOutOfBoundsException if {@code index} or {@code pe} is out of range (the message names them and this PE).
+     */
     public final void p(final SymmetricBytes dest, final long index, final byte value, final int pe)
     {
         rmaP(dest, index, value, pe);
     }
 
+    /**
+     * {@code shmem_short_p}: writes one element of pe's copy of {@code dest}. Returns at once; the value
+     * is delivered by {@link #quiet()} (on the p2p path it is already stored).
+     *
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param index index of the element in {@code dest}.
+     * @param value the value to write.
+     * @param pe    the target PE, numbered in this context's team.
+     * @throws IndexOutOfBoundsException if {@code index} or {@code pe} is out of range (the message names them and this PE).
+     */
     public final void p(final SymmetricShorts dest, final long index, final short value, final int pe)
     {
         rmaP(dest, index, value, pe);
     }
 
+    /**
+     * {@code shmem_uint16_p}: writes one element of pe's copy of {@code dest}. Returns at once; the value
+     * is delivered by {@link #quiet()} (on the p2p path it is already stored).
+     *
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param index index of the element in {@code dest}.
+     * @param value the value to write.
+     * @param pe    the target PE, numbered in this context's team.
+     * @throws IndexOutOfBoundsException if {@code index} or {@code pe} is out of range (the message names them and this PE).
+     */
     public final void p(final SymmetricChars dest, final long index, final char value, final int pe)
     {
         rmaP(dest, index, value, pe);
     }
 
+    /**
+     * {@code shmem_int_p}: writes one element of pe's copy of {@code dest}. Returns at once; the value
+     * is delivered by {@link #quiet()} (on the p2p path it is already stored).
+     *
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param index index of the element in {@code dest}.
+     * @param value the value to write.
+     * @param pe    the target PE, numbered in this context's team.
+     * @throws IndexOutOfBoundsException if {@code index} or {@code pe} is out of range (the message names them and this PE).
+     */
     public final void p(final SymmetricInts dest, final long index, final int value, final int pe)
     {
         rmaP(dest, index, value, pe);
     }
 
-    /** {@code shmem_long_p}: writes one element on pe. */
+    /**
+     * {@code shmem_long_p}: writes one element of pe's copy of {@code dest}. Returns at once; the value
+     * is delivered by {@link #quiet()} (on the p2p path it is already stored).
+     *
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param index index of the element in {@code dest}.
+     * @param value the value to write.
+     * @param pe    the target PE, numbered in this context's team.
+     * @throws IndexOutOfBoundsException if {@code index} or {@code pe} is out of range (the message names them and this PE).
+     */
     public final void p(final SymmetricLongs dest, final long index, final long value, final int pe)
     {
         rmaP(dest, index, value, pe);
     }
 
+    /**
+     * {@code shmem_float_p}: writes one element of pe's copy of {@code dest}. Returns at once; the value
+     * is delivered by {@link #quiet()} (on the p2p path it is already stored).
+     *
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param index index of the element in {@code dest}.
+     * @param value the value to write.
+     * @param pe    the target PE, numbered in this context's team.
+     * @throws IndexOutOfBoundsException if {@code index} or {@code pe} is out of range (the message names them and this PE).
+     */
     public final void p(final SymmetricFloats dest, final long index, final float value, final int pe)
     {
         rmaP(dest, index, Float.floatToRawIntBits(value), pe);
     }
 
+    /**
+     * {@code shmem_double_p}: writes one element of pe's copy of {@code dest}. Returns at once; the value
+     * is delivered by {@link #quiet()} (on the p2p path it is already stored).
+     *
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param index index of the element in {@code dest}.
+     * @param value the value to write.
+     * @param pe    the target PE, numbered in this context's team.
+     * @throws IndexOutOfBoundsException if {@code index} or {@code pe} is out of range (the message names them and this PE).
+     */
     public final void p(final SymmetricDoubles dest, final long index, final double value, final int pe)
     {
         rmaP(dest, index, Double.doubleToRawLongBits(value), pe);
     }
 
+    /**
+     * {@code shmem_char_g}: reads one element of pe's copy of {@code src}.
+     *
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param index index of the element in {@code src}.
+     * @param pe    the source PE, numbered in this context's team.
+     * @return the element's value on pe.
+     * @throws IndexOutOfBoundsException if {@code index} or {@code pe} is out of range (the message names them and this PE).
+     */
     public final byte g(final SymmetricBytes src, final long index, final int pe)
     {
         return (byte)rmaG(src, index, pe);
     }
 
+    /**
+     * {@code shmem_short_g}: reads one element of pe's copy of {@code src}.
+     *
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param index index of the element in {@code src}.
+     * @param pe    the source PE, numbered in this context's team.
+     * @return the element's value on pe.
+     * @throws IndexOutOfBoundsException if {@code index} or {@code pe} is out of range (the message names them and this PE).
+     */
     public final short g(final SymmetricShorts src, final long index, final int pe)
     {
         return (short)rmaG(src, index, pe);
     }
 
+    /**
+     * {@code shmem_uint16_g}: reads one element of pe's copy of {@code src}.
+     *
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param index index of the element in {@code src}.
+     * @param pe    the source PE, numbered in this context's team.
+     * @return the element's value on pe.
+     * @throws IndexOutOfBoundsException if {@code index} or {@code pe} is out of range (the message names them and this PE).
+     */
     public final char g(final SymmetricChars src, final long index, final int pe)
     {
         return (char)rmaG(src, index, pe);
     }
 
+    /**
+     * {@code shmem_int_g}: reads one element of pe's copy of {@code src}.
+     *
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param index index of the element in {@code src}.
+     * @param pe    the source PE, numbered in this context's team.
+     * @return the element's value on pe.
+     * @throws IndexOutOfBoundsException if {@code index} or {@code pe} is out of range (the message names them and this PE).
+     */
     public final int g(final SymmetricInts src, final long index, final int pe)
     {
         return (int)rmaG(src, index, pe);
     }
 
-    /** {@code shmem_long_g}: reads one element on pe. */
+    /**
+     * {@code shmem_long_g}: reads one element of pe's copy of {@code src}.
+     *
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param index index of the element in {@code src}.
+     * @param pe    the source PE, numbered in this context's team.
+     * @return the element's value on pe.
+     * @throws IndexOutOfBoundsException if {@code index} or {@code pe} is out of range (the message names them and this PE).
+     */
     public final long g(final SymmetricLongs src, final long index, final int pe)
     {
         return rmaG(src, index, pe);
     }
 
+    /**
+     * {@code shmem_float_g}: reads one element of pe's copy of {@code src}.
+     *
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param index index of the element in {@code src}.
+     * @param pe    the source PE, numbered in this context's team.
+     * @return the element's value on pe.
+     * @throws IndexOutOfBoundsException if {@code index} or {@code pe} is out of range (the message names them and this PE).
+     */
     public final float g(final SymmetricFloats src, final long index, final int pe)
     {
         return Float.intBitsToFloat((int)rmaG(src, index, pe));
     }
 
+    /**
+     * {@code shmem_double_g}: reads one element of pe's copy of {@code src}.
+     *
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param index index of the element in {@code src}.
+     * @param pe    the source PE, numbered in this context's team.
+     * @return the element's value on pe.
+     * @throws IndexOutOfBoundsException if {@code index} or {@code pe} is out of range (the message names them and this PE).
+     */
     public final double g(final SymmetricDoubles src, final long index, final int pe)
     {
         return Double.longBitsToDouble(rmaG(src, index, pe));
@@ -332,6 +675,18 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
      * {@code shmem_put_signal}: puts the data, then updates {@code sig[sigIndex]} on pe with {@code op}.
      * A PE that observes the signal also observes this call's data (only this call's: order earlier
      * puts with {@link #fence()}). Returns when {@code src} may be reused.
+     *
+     * @param <A> the element array type ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param destIndex index in {@code dest} of the first element written.
+     * @param src the source Java array ({@code long[]} for {@link SymmetricLongs}, ...); null only with a zero count.
+     * @param srcOffset index in {@code src} of the first element read.
+     * @param count number of elements.
+     * @param sig the signal words.
+     * @param sigIndex index of the signal word in {@code sig}.
+     * @param signal the signal operand.
+     * @param op how the signal word is updated ({@link SignalOp#SET} or {@link SignalOp#ADD}).
+     * @param pe the target PE, numbered in this context's team.
      */
     public final <A> void putSignal(final SymmetricArray<A> dest, final long destIndex, final A src, final int srcOffset,
         final int count, final SymmetricLongs sig, final long sigIndex, final long signal, final SignalOp op, final int pe)
@@ -339,20 +694,48 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
         rmaPutSignal(dest, destIndex, src, srcOffset, count, sig, sigIndex, signal, op, pe, false);
     }
 
-    /** {@code shmem_put_signal_nbi}: as {@link #putSignal}, complete at {@link #quiet()}. */
+    /**
+     * {@code shmem_put_signal_nbi}: as {@link #putSignal}, complete at {@link #quiet()}.
+     *
+     * @param <A> the element array type ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param destIndex index in {@code dest} of the first element written.
+     * @param src the source Java array ({@code long[]} for {@link SymmetricLongs}, ...); null only with a zero count.
+     * @param srcOffset index in {@code src} of the first element read.
+     * @param count number of elements.
+     * @param sig the signal words.
+     * @param sigIndex index of the signal word in {@code sig}.
+     * @param signal the signal operand.
+     * @param op how the signal word is updated ({@link SignalOp#SET} or {@link SignalOp#ADD}).
+     * @param pe the target PE, numbered in this context's team.
+     */
     public final <A> void putSignalNbi(final SymmetricArray<A> dest, final long destIndex, final A src, final int srcOffset,
         final int count, final SymmetricLongs sig, final long sigIndex, final long signal, final SignalOp op, final int pe)
     {
         rmaPutSignal(dest, destIndex, src, srcOffset, count, sig, sigIndex, signal, op, pe, true);
     }
 
-    /** {@code shmem_signal_add} (1.6): atomically adds to a signal word on pe. */
+    /**
+     * {@code shmem_signal_add} (1.6): atomically adds to a signal word on pe.
+     *
+     * @param sig the signal words.
+     * @param sigIndex index of the signal word in {@code sig}.
+     * @param value the value added to the signal word.
+     * @param pe the target PE, numbered in this context's team.
+     */
     public final void signalAdd(final SymmetricLongs sig, final long sigIndex, final long value, final int pe)
     {
         rmaPutSignal(null, 0, null, 0, 0, sig, sigIndex, value, SignalOp.ADD, pe, false);
     }
 
-    /** {@code shmem_signal_set} (1.6): atomically sets a signal word on pe. */
+    /**
+     * {@code shmem_signal_set} (1.6): atomically sets a signal word on pe.
+     *
+     * @param sig the signal words.
+     * @param sigIndex index of the signal word in {@code sig}.
+     * @param value the value the signal word takes.
+     * @param pe the target PE, numbered in this context's team.
+     */
     public final void signalSet(final SymmetricLongs sig, final long sigIndex, final long value, final int pe)
     {
         rmaPutSignal(null, 0, null, 0, 0, sig, sigIndex, value, SignalOp.SET, pe, false);
@@ -360,7 +743,7 @@ public abstract class ShmemContext extends AtomicSurface implements AutoCloseabl
 
     // ------------------------------------------------------------------ team and lifetime
 
-    /** @return false only for {@link #INVALID}. */
+    /** {@return false only for {@link #INVALID}} */
     public boolean isValid()
     {
         return true;

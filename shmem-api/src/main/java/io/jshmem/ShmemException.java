@@ -23,25 +23,44 @@ public class ShmemException extends RuntimeException
         WARN
     }
 
+    /** How bad the failure is. */
     private final Category category;
 
+    /**
+     * Makes an exception of category ERROR.
+     *
+     * @param message what failed, naming the PE and the operands.
+     */
     public ShmemException(final String message)
     {
         this(Category.ERROR, message, null);
     }
 
+    /**
+     * Makes an exception of category ERROR with a cause.
+     *
+     * @param message what failed, naming the PE and the operands.
+     * @param cause   the underlying failure, or null.
+     */
     public ShmemException(final String message, final Throwable cause)
     {
         this(Category.ERROR, message, cause);
     }
 
+    /**
+     * Makes an exception.
+     *
+     * @param category how bad the failure is.
+     * @param message  what failed, naming the PE and the operands.
+     * @param cause    the underlying failure, or null.
+     */
     public ShmemException(final Category category, final String message, final Throwable cause)
     {
         super(message, cause);
         this.category = category;
     }
 
-    /** @return how bad this failure is. */
+    /** {@return how bad this failure is} */
     public Category category()
     {
         return category;

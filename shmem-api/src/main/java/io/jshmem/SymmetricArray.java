@@ -41,42 +41,45 @@ public abstract sealed class SymmetricArray<A>
         this.local = allocation.space().localHeap().asSlice(offset, bytes);
     }
 
-    /** @return the layout of one element as it is copied (unaligned; atomics check alignment themselves). */
+    /** {@return the layout of one element as it is copied (unaligned; atomics check alignment themselves)} */
     public abstract ValueLayout elementLayout();
 
-    /** @return bytes per element. */
+    /** {@return bytes per element} */
     public final int elementBytes()
     {
         return (int)elementLayout().byteSize();
     }
 
-    /** @return the byte offset of element 0 in the symmetric heap (the same on every PE). */
+    /** {@return the byte offset of element 0 in the symmetric heap (the same on every PE)} */
     public final long offset()
     {
         return offset;
     }
 
-    /** @return the number of elements. */
+    /** {@return the number of elements} */
     public final long length()
     {
         return length;
     }
 
-    /** @return the size in bytes. */
+    /** {@return the size in bytes} */
     public final long byteSize()
     {
         return length * elementBytes();
     }
 
-    /** @return the allocation this handle belongs to (runtime use). */
+    /** {@return the allocation this handle belongs to (runtime use)} */
     public final Allocation allocation()
     {
         return allocation;
     }
 
     /**
-     * @return this PE's copy of the object as a segment, for plain local loads and stores (bounds
-     *         checked by the segment). Do not use it after {@link Shmem#free}.
+     * This PE's copy of the object as a segment, for plain local loads and stores (bounds checked by
+     * the segment). Do not use it after {@link Shmem#free}.
+     *
+     * @return the local segment.
+     * @throws IllegalArgumentException if the object was freed.
      */
     public final MemorySegment segment()
     {
@@ -85,13 +88,15 @@ public abstract sealed class SymmetricArray<A>
     }
 
     /**
+     * The Java form of C's {@code &x[from]}: a handle on part of this object.
+     *
      * @param from  first element of the sub-range.
      * @param count number of elements.
      * @return the handle of elements {@code [from, from + count)}.
      */
     public abstract SymmetricArray<A> slice(long from, long count);
 
-    /** @return true until the object is freed. */
+    /** {@return true until the object is freed} */
     public final boolean isLive()
     {
         return allocation.isLive();

@@ -40,13 +40,22 @@ public final class SymmetricInts extends SymmetricWords<int[]>
         return (int)INT.getAcquire(local, index << 2);
     }
 
-    /** @return this PE's element {@code index} (plain load). */
+    /**
+     * {@return this PE's element {@code index} (plain load)}
+     *
+     * @param index element index in the object.
+     */
     public int getLocal(final long index)
     {
         return local.get(ValueLayout.JAVA_INT_UNALIGNED, checkRange(index, 1) - offset);
     }
 
-    /** Stores into this PE's element {@code index} (plain store). */
+    /**
+     * Stores into this PE's element {@code index} (plain store).
+     *
+     * @param index element index in the object.
+     * @param value the value to store.
+     */
     public void setLocal(final long index, final int value)
     {
         local.set(ValueLayout.JAVA_INT_UNALIGNED, checkRange(index, 1) - offset, value);

@@ -36,6 +36,6 @@ public abstract class SymmetricLock
     /** {@code shmem_clear_lock}: quiet on the default context, then hands the lock to the next waiter. */
     public abstract void clear();
 
-    /** @return the symmetric words of the lock (pass to {@link Shmem#free} when no PE uses it any more). */
+    /** {@return the symmetric words of the lock (pass to {@link Shmem#free} when no PE uses it any more)} */
     public abstract SymmetricLongs words();
 }

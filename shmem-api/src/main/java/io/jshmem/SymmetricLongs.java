@@ -1,5 +1,6 @@
 package io.jshmem;
 
+import io.jshmem.jfr.WaitEvent;
 import io.jshmem.spi.Allocation;
 import io.jshmem.spi.SymmetricSpace;
 
@@ -44,13 +45,22 @@ public final class SymmetricLongs extends SymmetricWords<long[]>
         return (long)LONG.getAcquire(local, index << 3);
     }
 
-    /** @return this PE's element {@code index} (plain load). */
+    /**
+     * {@return this PE's element {@code index} (plain load)}
+     *
+     * @param index element index in the object.
+     */
     public long getLocal(final long index)
     {
         return local.get(ValueLayout.JAVA_LONG_UNALIGNED, checkRange(index, 1) - offset);
     }
 
-    /** Stores into this PE's element {@code index} (plain store). */
+    /**
+     * Stores into this PE's element {@code index} (plain store).
+     *
+     * @param index element index in the object.
+     * @param value the value to store.
+     */
     public void setLocal(final long index, final long value)
     {
         local.set(ValueLayout.JAVA_LONG_UNALIGNED, checkRange(index, 1) - offset, value);
@@ -88,11 +98,15 @@ public final class SymmetricLongs extends SymmetricWords<long[]>
             return v;
         }
         final SymmetricSpace space = allocation.space();
+        final WaitEvent event = new WaitEvent(); // only a wait that blocks gets here; compiled away when not recording
+        event.begin();
+        final long startNs = System.nanoTime();
         int idle = 0;
         while (!cmp.testUnsigned(v = laWord(index), value))
         {
             idle = space.idle(idle);
         }
+        waited(event, startNs, "signal_wait_until", index);
         return v;
     }
 }

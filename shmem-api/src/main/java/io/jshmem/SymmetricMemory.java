@@ -41,43 +41,43 @@ public final class SymmetricMemory extends SymmetricArray<byte[]>
         return length / size;
     }
 
-    /** @return the bytes as bytes. */
+    /** {@return the bytes as bytes} */
     public SymmetricBytes asBytes()
     {
         return new SymmetricBytes(allocation, offset, elements(1));
     }
 
-    /** @return the bytes as shorts (a trailing partial element is dropped). */
+    /** {@return the bytes as shorts (a trailing partial element is dropped)} */
     public SymmetricShorts asShorts()
     {
         return new SymmetricShorts(allocation, offset, elements(2));
     }
 
-    /** @return the bytes as chars. */
+    /** {@return the bytes as chars} */
     public SymmetricChars asChars()
     {
         return new SymmetricChars(allocation, offset, elements(2));
     }
 
-    /** @return the bytes as ints. */
+    /** {@return the bytes as ints} */
     public SymmetricInts asInts()
     {
         return new SymmetricInts(allocation, offset, elements(4));
     }
 
-    /** @return the bytes as longs. */
+    /** {@return the bytes as longs} */
     public SymmetricLongs asLongs()
     {
         return new SymmetricLongs(allocation, offset, elements(8));
     }
 
-    /** @return the bytes as floats. */
+    /** {@return the bytes as floats} */
     public SymmetricFloats asFloats()
     {
         return new SymmetricFloats(allocation, offset, elements(4));
     }
 
-    /** @return the bytes as doubles. */
+    /** {@return the bytes as doubles} */
     public SymmetricDoubles asDoubles()
     {
         return new SymmetricDoubles(allocation, offset, elements(8));

@@ -1,6 +1,8 @@
 package io.jshmem;
 
+import io.jshmem.jfr.WaitEvent;
 import io.jshmem.spi.Allocation;
+import io.jshmem.spi.PeStats;
 import io.jshmem.spi.SymmetricSpace;
 
 import java.util.concurrent.ThreadLocalRandom;
@@ -81,15 +83,51 @@ public abstract sealed class SymmetricWords<A> extends SymmetricArray<A> permits
             return;
         }
         final SymmetricSpace space = allocation.space();
+        final WaitEvent event = new WaitEvent(); // only a wait that blocks gets here; compiled away when not recording
+        event.begin();
+        final long startNs = System.nanoTime();
         int idle = 0;
         do
         {
             idle = space.idle(idle);
         }
         while (!cmp.test(laWord(index), value));
+        waited(event, startNs, "wait_until", index);
     }
 
     /**
+     * The end of a wait that blocked: counts it for {@code SHMEM_STATS} and records it for JFR.
+     *
+     * @param event   the wait's event, begun when it started blocking.
+     * @param startNs {@link System#nanoTime()} when it started blocking.
+     * @param kind    what waited ({@code wait_until}, ...).
+     * @param index   the element waited on, -1 for a set.
+     */
+    final void waited(final WaitEvent event, final long startNs, final String kind, final long index)
+    {
+        final SymmetricSpace space = allocation.space();
+        final PeStats stats = space.stats();
+        if (stats != null)
+        {
+            stats.waited(kind, System.nanoTime() - startNs);
+        }
+        event.end();
+        if (event.shouldCommit())
+        {
+            event.pe = space.myPe();
+            event.kind = kind;
+            event.object = toString();
+            event.index = index;
+            event.commit();
+        }
+    }
+
+    /**
+     * Tests one element of this PE's copy without blocking.
+     *
+     * @param index element index in the object.
+     * @param cmp the comparison.
+     * @param value the value each element is compared with.
      * @return {@code this[index] cmp value} now ({@code shmem_test}).
      */
     public final boolean test(final long index, final Cmp cmp, final long value)
@@ -99,25 +137,53 @@ public abstract sealed class SymmetricWords<A> extends SymmetricArray<A> permits
         return cmp.test(laWord(index), value);
     }
 
-    /** Blocks until every included element satisfies the comparison. */
+    /**
+     * Blocks until every included element satisfies the comparison.
+     * OpenSHMEM: {@code shmem_wait_until_all}.
+     *
+     * @param status which elements take part: null or all zero includes every element, a nonzero entry excludes that element.
+     * @param cmp the comparison.
+     * @param value the value each element is compared with.
+     */
     public final void waitUntilAll(final int[] status, final Cmp cmp, final long value)
     {
         waitAll(status, cmp, value, null);
     }
 
-    /** Blocks until every included element i satisfies {@code this[i] cmp values[i]}. */
+    /**
+     * Blocks until every included element i satisfies {@code this[i] cmp values[i]}.
+     * OpenSHMEM: {@code shmem_wait_until_all_vector}.
+     *
+     * @param status which elements take part: null or all zero includes every element, a nonzero entry excludes that element.
+     * @param cmp the comparison.
+     * @param values one comparison value per element.
+     */
     public final void waitUntilAllVector(final int[] status, final Cmp cmp, final long[] values)
     {
         waitAll(status, cmp, 0, java.util.Objects.requireNonNull(values, "values"));
     }
 
-    /** @return the index of an included element that satisfies the comparison, or -1 if none is included. */
+    /**
+     * {@return the index of an included element that satisfies the comparison, or -1 if none is included}
+     * OpenSHMEM: {@code shmem_wait_until_any}.
+     *
+     * @param status which elements take part: null or all zero includes every element, a nonzero entry excludes that element.
+     * @param cmp the comparison.
+     * @param value the value each element is compared with.
+     */
     public final long waitUntilAny(final int[] status, final Cmp cmp, final long value)
     {
         return waitAny(status, cmp, value, null);
     }
 
-    /** @return as {@link #waitUntilAny}, comparing element i with values[i]. */
+    /**
+     * {@return as {@link #waitUntilAny}, comparing element i with values[i]}
+     * OpenSHMEM: {@code shmem_wait_until_any_vector}.
+     *
+     * @param status which elements take part: null or all zero includes every element, a nonzero entry excludes that element.
+     * @param cmp the comparison.
+     * @param values one comparison value per element.
+     */
     public final long waitUntilAnyVector(final int[] status, final Cmp cmp, final long[] values)
     {
         return waitAny(status, cmp, 0, java.util.Objects.requireNonNull(values, "values"));
@@ -125,7 +191,11 @@ public abstract sealed class SymmetricWords<A> extends SymmetricArray<A> permits
 
     /**
      * Blocks until at least one included element satisfies the comparison.
+     * OpenSHMEM: {@code shmem_wait_until_some}.
      *
+     * @param status which elements take part: null or all zero includes every element, a nonzero entry excludes that element.
+     * @param cmp the comparison.
+     * @param value the value each element is compared with.
      * @param indices receives the satisfied indices (length at least the number of elements).
      * @return how many indices were written; 0 if no element is included.
      */
@@ -134,41 +204,85 @@ public abstract sealed class SymmetricWords<A> extends SymmetricArray<A> permits
         return waitSome(indices, status, cmp, value, null);
     }
 
-    /** @return as {@link #waitUntilSome}, comparing element i with values[i]. */
+    /**
+     * {@return as {@link #waitUntilSome}, comparing element i with values[i]}
+     * OpenSHMEM: {@code shmem_wait_until_some_vector}.
+     *
+     * @param indices receives the indices of the satisfied elements (length at least the number of elements).
+     * @param status which elements take part: null or all zero includes every element, a nonzero entry excludes that element.
+     * @param cmp the comparison.
+     * @param values one comparison value per element.
+     */
     public final int waitUntilSomeVector(final int[] indices, final int[] status, final Cmp cmp, final long[] values)
     {
         return waitSome(indices, status, cmp, 0, java.util.Objects.requireNonNull(values, "values"));
     }
 
-    /** @return true if every included element satisfies the comparison (true for an empty set). */
+    /**
+     * {@return true if every included element satisfies the comparison (true for an empty set)}
+     * OpenSHMEM: {@code shmem_test_all}.
+     *
+     * @param status which elements take part: null or all zero includes every element, a nonzero entry excludes that element.
+     * @param cmp the comparison.
+     * @param value the value each element is compared with.
+     */
     public final boolean testAll(final int[] status, final Cmp cmp, final long value)
     {
         checkSet(status, null);
         return allSatisfied(status, cmp, value, null);
     }
 
-    /** @return as {@link #testAll}, comparing element i with values[i]. */
+    /**
+     * {@return as {@link #testAll}, comparing element i with values[i]}
+     * OpenSHMEM: {@code shmem_test_all_vector}.
+     *
+     * @param status which elements take part: null or all zero includes every element, a nonzero entry excludes that element.
+     * @param cmp the comparison.
+     * @param values one comparison value per element.
+     */
     public final boolean testAllVector(final int[] status, final Cmp cmp, final long[] values)
     {
         checkSet(status, java.util.Objects.requireNonNull(values, "values"));
         return allSatisfied(status, cmp, 0, values);
     }
 
-    /** @return the index of a satisfied included element, or -1. */
+    /**
+     * {@return the index of a satisfied included element, or -1}
+     * OpenSHMEM: {@code shmem_test_any}.
+     *
+     * @param status which elements take part: null or all zero includes every element, a nonzero entry excludes that element.
+     * @param cmp the comparison.
+     * @param value the value each element is compared with.
+     */
     public final long testAny(final int[] status, final Cmp cmp, final long value)
     {
         checkSet(status, null);
         return anySatisfied(status, cmp, value, null);
     }
 
-    /** @return as {@link #testAny}, comparing element i with values[i]. */
+    /**
+     * {@return as {@link #testAny}, comparing element i with values[i]}
+     * OpenSHMEM: {@code shmem_test_any_vector}.
+     *
+     * @param status which elements take part: null or all zero includes every element, a nonzero entry excludes that element.
+     * @param cmp the comparison.
+     * @param values one comparison value per element.
+     */
     public final long testAnyVector(final int[] status, final Cmp cmp, final long[] values)
     {
         checkSet(status, java.util.Objects.requireNonNull(values, "values"));
         return anySatisfied(status, cmp, 0, values);
     }
 
-    /** @return the number of satisfied included elements, their indices written to {@code indices}. */
+    /**
+     * {@return the number of satisfied included elements, their indices written to {@code indices}}
+     * OpenSHMEM: {@code shmem_test_some}.
+     *
+     * @param indices receives the indices of the satisfied elements (length at least the number of elements).
+     * @param status which elements take part: null or all zero includes every element, a nonzero entry excludes that element.
+     * @param cmp the comparison.
+     * @param value the value each element is compared with.
+     */
     public final int testSome(final int[] indices, final int[] status, final Cmp cmp, final long value)
     {
         checkSet(status, null);
@@ -176,7 +290,15 @@ public abstract sealed class SymmetricWords<A> extends SymmetricArray<A> permits
         return someSatisfied(indices, status, cmp, value, null);
     }
 
-    /** @return as {@link #testSome}, comparing element i with values[i]. */
+    /**
+     * {@return as {@link #testSome}, comparing element i with values[i]}
+     * OpenSHMEM: {@code shmem_test_some_vector}.
+     *
+     * @param indices receives the indices of the satisfied elements (length at least the number of elements).
+     * @param status which elements take part: null or all zero includes every element, a nonzero entry excludes that element.
+     * @param cmp the comparison.
+     * @param values one comparison value per element.
+     */
     public final int testSomeVector(final int[] indices, final int[] status, final Cmp cmp, final long[] values)
     {
         checkSet(status, java.util.Objects.requireNonNull(values, "values"));
@@ -248,12 +370,21 @@ public abstract sealed class SymmetricWords<A> extends SymmetricArray<A> permits
     private void waitAll(final int[] status, final Cmp cmp, final long value, final long[] values)
     {
         checkSet(status, values);
+        if (allSatisfied(status, cmp, value, values))
+        {
+            return;
+        }
         final SymmetricSpace space = allocation.space();
+        final WaitEvent event = new WaitEvent();
+        event.begin();
+        final long startNs = System.nanoTime();
         int idle = 0;
-        while (!allSatisfied(status, cmp, value, values))
+        do
         {
             idle = space.idle(idle);
         }
+        while (!allSatisfied(status, cmp, value, values));
+        waited(event, startNs, "wait_until_all", -1);
     }
 
     private long waitAny(final int[] status, final Cmp cmp, final long value, final long[] values)
@@ -263,13 +394,22 @@ public abstract sealed class SymmetricWords<A> extends SymmetricArray<A> permits
         {
             return -1;
         }
+        long found = anySatisfied(status, cmp, value, values);
+        if (found >= 0)
+        {
+            return found;
+        }
         final SymmetricSpace space = allocation.space();
+        final WaitEvent event = new WaitEvent();
+        event.begin();
+        final long startNs = System.nanoTime();
         int idle = 0;
-        long found;
-        while ((found = anySatisfied(status, cmp, value, values)) < 0)
+        do
         {
             idle = space.idle(idle);
         }
+        while ((found = anySatisfied(status, cmp, value, values)) < 0);
+        waited(event, startNs, "wait_until_any", -1);
         return found;
     }
 
@@ -281,13 +421,22 @@ public abstract sealed class SymmetricWords<A> extends SymmetricArray<A> permits
         {
             return 0;
         }
+        int found = someSatisfied(indices, status, cmp, value, values);
+        if (found > 0)
+        {
+            return found;
+        }
         final SymmetricSpace space = allocation.space();
+        final WaitEvent event = new WaitEvent();
+        event.begin();
+        final long startNs = System.nanoTime();
         int idle = 0;
-        int found;
-        while ((found = someSatisfied(indices, status, cmp, value, values)) == 0)
+        do
         {
             idle = space.idle(idle);
         }
+        while ((found = someSatisfied(indices, status, cmp, value, values)) == 0);
+        waited(event, startNs, "wait_until_some", -1);
         return found;
     }
 }

@@ -34,25 +34,27 @@ public abstract class Team implements AutoCloseable
 
     // ------------------------------------------------------------------ queries
 
-    /** @return false only for {@link #INVALID}. */
+    /** {@return false only for {@link #INVALID}} */
     public boolean isValid()
     {
         return true;
     }
 
-    /** @return this PE's number in the team ({@code shmem_team_my_pe}); -1 for {@link #INVALID}. */
+    /** {@return this PE's number in the team ({@code shmem_team_my_pe}); -1 for {@link #INVALID}} */
     public abstract int myPe();
 
-    /** @return the number of PEs in the team ({@code shmem_team_n_pes}); -1 for {@link #INVALID}. */
+    /** {@return the number of PEs in the team ({@code shmem_team_n_pes}); -1 for {@link #INVALID}} */
     public abstract int nPes();
 
-    /** @return the WORLD number of team PE 0. */
+    /** {@return the WORLD number of team PE 0} */
     public abstract int start();
 
-    /** @return the WORLD distance between consecutive team PEs (negative: reverse order; 0 for a team of one). */
+    /** {@return the WORLD distance between consecutive team PEs (negative: reverse order; 0 for a team of one)} */
     public abstract int stride();
 
     /**
+     * Translates a team PE number to WORLD.
+     *
      * @param pe a team PE number.
      * @return its WORLD number.
      * @throws IndexOutOfBoundsException if pe is not in [0, nPes()).
@@ -76,17 +78,26 @@ public abstract class Team implements AutoCloseable
     }
 
     /**
+     * Translates a WORLD PE number to this team.
+     *
      * @param worldPe a WORLD PE number.
      * @return its number in this team, or -1 if it is not a member.
      */
     public abstract int teamPeOf(int worldPe);
 
-    /** @return the configuration the team was created with ({@code shmem_team_get_config}). */
+    /** {@return the configuration the team was created with ({@code shmem_team_get_config})} */
     public abstract TeamConfig config();
 
     // ------------------------------------------------------------------ creation and destruction
 
-    /** As {@link #splitStrided(int, int, int, TeamConfig)} with the default configuration. */
+    /**
+     * As {@link #splitStrided(int, int, int, TeamConfig)} with the default configuration.
+     *
+     * @param start this team's number of the new team's PE 0.
+     * @param stride distance, in this team's numbers, between consecutive PEs of the new team.
+     * @param size number of PEs in the new team.
+     * @return the new team on its members, {@link #INVALID} on the other PEs.
+     */
     public final Team splitStrided(final int start, final int stride, final int size)
     {
         return splitStrided(start, stride, size, TeamConfig.DEFAULT);
@@ -97,13 +108,22 @@ public abstract class Team implements AutoCloseable
      * The new team's PE i is this team's PE {@code start + i * stride}; a negative stride lists PEs in
      * decreasing order, stride 0 requires size 1.
      *
+     * @param start this team's number of the new team's PE 0.
+     * @param stride distance, in this team's numbers, between consecutive PEs of the new team.
+     * @param size number of PEs in the new team.
+     * @param config the new team's configuration.
      * @return the new team on its members, {@link #INVALID} on the other PEs.
      * @throws IllegalArgumentException   on every PE if the triplet leaves [0, nPes()) or is malformed.
      * @throws TeamExhaustedException on every PE if no team slot is free on all of this team's PEs.
      */
     public abstract Team splitStrided(int start, int stride, int size, TeamConfig config);
 
-    /** As {@link #split2d(int, TeamConfig, TeamConfig)} with default configurations. */
+    /**
+     * As {@link #split2d(int, TeamConfig, TeamConfig)} with default configurations.
+     *
+     * @param xrange number of PEs in a row (the x dimension).
+     * @return this PE's row and column teams.
+     */
     public final Split2d split2d(final int xrange)
     {
         return split2d(xrange, TeamConfig.DEFAULT, TeamConfig.DEFAULT);
@@ -114,10 +134,22 @@ public abstract class Team implements AutoCloseable
      * be shorter) and gives this PE its row (x team, where its number is its column x = pe mod xrange)
      * and its column (y team, where its number is its row y = pe div xrange). An xrange above nPes()
      * counts as nPes(). Collective over this team.
+     *
+     * @param xrange number of PEs in a row (the x dimension).
+     * @param xConfig configuration of the x (row) team.
+     * @param yConfig configuration of the y (column) team.
+     * @return this PE's row and column teams.
+     * @throws IllegalArgumentException if {@code xrange} is not positive.
+     * @throws TeamExhaustedException   on every PE if no team slot is free.
      */
     public abstract Split2d split2d(int xrange, TeamConfig xConfig, TeamConfig yConfig);
 
-    /** The two teams of {@link #split2d}; {@link #close()} destroys both. */
+    /**
+     * The two teams of {@link #split2d}; {@link #close()} destroys both.
+     *
+     * @param x this PE's row team: the PEs with the same y.
+     * @param y this PE's column team: the PEs with the same x.
+     */
     public record Split2d(Team x, Team y) implements AutoCloseable
     {
         @Override
@@ -128,7 +160,12 @@ public abstract class Team implements AutoCloseable
         }
     }
 
-    /** As {@link #mesh(String[], int...)} with dimensions named "d0", "d1", .... */
+    /**
+     * As {@link #mesh(String[], int...)} with dimensions named "d0", "d1", ....
+     *
+     * @param shape the extent of each dimension, slowest first.
+     * @return the mesh: this PE's coordinates and its team along each dimension.
+     */
     public final TeamMesh mesh(final int... shape)
     {
         final String[] names = new String[shape.length];
@@ -142,12 +179,19 @@ public abstract class Team implements AutoCloseable
     /**
      * Slices this team into an N-dimensional row-major grid (the product of the shape must equal
      * nPes()) and creates, for every dimension, each PE's team along it. Collective over this team.
+     *
+     * @param names the name of each dimension.
+     * @param shape the extent of each dimension, slowest first.
+     * @return the mesh: this PE's coordinates and its team along each dimension.
+     * @throws IllegalArgumentException if the shape's product is not nPes() or names and shape differ in length.
      */
     public abstract TeamMesh mesh(String[] names, int... shape);
 
     /**
      * {@code shmem_team_create_ctx}: a context whose PE numbers are this team's. Not collective.
      *
+     * @param options context options ({@link ContextOption}), none for the defaults.
+     * @return the new context.
      * @throws IllegalStateException for {@link #INVALID} or a destroyed team.
      */
     public abstract ShmemContext createContext(ContextOption... options);
@@ -163,6 +207,8 @@ public abstract class Team implements AutoCloseable
     /**
      * {@code shmem_ptr} with a team PE number.
      *
+     * @param object a symmetric object.
+     * @param pe a PE number in this team.
      * @return the peer's copy of the object for loads and stores, or null if it is not reachable so.
      */
     public abstract MemorySegment ptr(SymmetricArray<?> object, int pe);
@@ -176,6 +222,10 @@ public abstract class Team implements AutoCloseable
      * {@code shmem_broadcast}: copies {@code count} elements of the root's {@code src} into {@code dest} on
      * every member, the root included.
      *
+     * @param <A> the element array type ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param count number of elements.
      * @param root the source PE, team-relative.
      */
     public abstract <A> void broadcast(SymmetricArray<A> dest, SymmetricArray<A> src, long count, int root);
@@ -183,31 +233,77 @@ public abstract class Team implements AutoCloseable
     /**
      * {@code shmem_collect}: concatenates every member's {@code count} elements (counts may differ per PE)
      * in team order into {@code dest} on every member.
+     *
+     * @param <A> the element array type ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param count number of elements.
      */
     public abstract <A> void collect(SymmetricArray<A> dest, SymmetricArray<A> src, long count);
 
-    /** {@code shmem_fcollect}: as collect with the same count on every PE. */
+    /**
+     * {@code shmem_fcollect}: as collect with the same count on every PE.
+     *
+     * @param <A> the element array type ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param count number of elements.
+     */
     public abstract <A> void fcollect(SymmetricArray<A> dest, SymmetricArray<A> src, long count);
 
-    /** {@code shmem_alltoall}: block j of PE i's src goes to block i of PE j's dest; blocks of {@code count} elements. */
+    /**
+     * {@code shmem_alltoall}: block j of PE i's src goes to block i of PE j's dest; blocks of {@code count} elements.
+     *
+     * @param <A> the element array type ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param count number of elements.
+     */
     public abstract <A> void alltoall(SymmetricArray<A> dest, SymmetricArray<A> src, long count);
 
     /**
      * {@code shmem_alltoalls}: as alltoall with element strides: element k of block j of PE i's source is
      * {@code src[sst * (j * count + k)]}, and lands in {@code dest[dst * (i * count + k)]} of PE j.
+     *
+     * @param <A> the element array type ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param dst distance, in elements, between consecutive elements (blocks) in {@code dest}.
+     * @param sst distance, in elements, between consecutive elements (blocks) in {@code src}.
+     * @param count number of elements.
      */
     public abstract <A> void alltoalls(SymmetricArray<A> dest, SymmetricArray<A> src, long dst, long sst, long count);
 
     /**
      * {@code shmem_OP_reduce}: element-wise reduction of every member's {@code src} into {@code dest} on
      * every member. {@code dest} and {@code src} are the same object (in place) or do not overlap.
+     *
+     * @param <A> the element array type ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param op the reduction.
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param count number of elements.
      */
     public abstract <A> void reduce(ReduceOp op, SymmetricArray<A> dest, SymmetricArray<A> src, long count);
 
-    /** {@code shmem_sum_inscan} (1.6): member i gets the element-wise sum of members 0..i. */
+    /**
+     * {@code shmem_sum_inscan} (1.6): member i gets the element-wise sum of members 0..i.
+     *
+     * @param <A> the element array type ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param count number of elements.
+     */
     public abstract <A> void sumInscan(SymmetricArray<A> dest, SymmetricArray<A> src, long count);
 
-    /** {@code shmem_sum_exscan} (1.6): member i gets the sum of members 0..i-1 (zeros on member 0). */
+    /**
+     * {@code shmem_sum_exscan} (1.6): member i gets the sum of members 0..i-1 (zeros on member 0).
+     *
+     * @param <A> the element array type ({@code long[]} for {@link SymmetricLongs}, ...).
+     * @param dest the symmetric destination object; its copy on {@code pe} is written.
+     * @param src the symmetric source object; its copy on {@code pe} is read.
+     * @param count number of elements.
+     */
     public abstract <A> void sumExscan(SymmetricArray<A> dest, SymmetricArray<A> src, long count);
 
     // ------------------------------------------------------------------ INVALID

@@ -11,6 +11,12 @@ public record TeamConfig(int numContexts)
     /** The default configuration ({@code num_contexts = 0}). */
     public static final TeamConfig DEFAULT = new TeamConfig(0);
 
+    /**
+     * Checks the configuration.
+     *
+     * @param numContexts the number of contexts the program intends to create, not negative.
+     * @throws IllegalArgumentException if {@code numContexts} is negative.
+     */
     public TeamConfig
     {
         if (numContexts < 0)

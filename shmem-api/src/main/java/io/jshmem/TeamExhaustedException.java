@@ -9,6 +9,11 @@ public class TeamExhaustedException extends ShmemException
 {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Makes the exception.
+     *
+     * @param message which team could not be made, naming the slots in use and {@code SHMEM_TEAMS_MAX}.
+     */
     public TeamExhaustedException(final String message)
     {
         super(Category.ERROR, message, null);

@@ -41,43 +41,60 @@ public final class TeamMesh implements AutoCloseable
         this.teams = teams.clone();
     }
 
-    /** @return the number of dimensions. */
+    /** {@return the number of dimensions} */
     public int dimensions()
     {
         return shape.length;
     }
 
-    /** @return the extent of each dimension. */
+    /** {@return the extent of each dimension} */
     public int[] shape()
     {
         return shape.clone();
     }
 
-    /** @return the name of dimension {@code dim}. */
+    /**
+     * {@return the name of dimension {@code dim}}
+     *
+     * @param dim a dimension, 0 to {@link #dimensions()} - 1.
+     */
     public String name(final int dim)
     {
         return names[checkDim(dim)];
     }
 
-    /** @return this PE's coordinate along dimension {@code dim}. */
+    /**
+     * {@return this PE's coordinate along dimension {@code dim}}
+     *
+     * @param dim a dimension, 0 to {@link #dimensions()} - 1.
+     */
     public int coordinate(final int dim)
     {
         return coordinates[checkDim(dim)];
     }
 
-    /** @return this PE's coordinates. */
+    /** {@return this PE's coordinates} */
     public int[] coordinates()
     {
         return coordinates.clone();
     }
 
-    /** @return this PE's team along dimension {@code dim}; its team PE number is this PE's coordinate there. */
+    /**
+     * {@return this PE's team along dimension {@code dim}; its team PE number is this PE's coordinate there}
+     *
+     * @param dim a dimension, 0 to {@link #dimensions()} - 1.
+     */
     public Team team(final int dim)
     {
         return teams[checkDim(dim)];
     }
 
-    /** @return this PE's team along the named dimension. */
+    /**
+     * {@return this PE's team along the named dimension}
+     *
+     * @param name a dimension's name.
+     * @throws IllegalArgumentException if no dimension has that name.
+     */
     public Team team(final String name)
     {
         for (int d = 0; d < names.length; d++)
@@ -90,13 +107,18 @@ public final class TeamMesh implements AutoCloseable
         throw new IllegalArgumentException("no mesh dimension named '" + name + "' (dimensions " + Arrays.toString(names) + ")");
     }
 
-    /** @return the team the mesh slices. */
+    /** {@return the team the mesh slices} */
     public Team parent()
     {
         return parent;
     }
 
-    /** @return the parent-team PE number at the given coordinates (row-major). */
+    /**
+     * {@return the parent-team PE number at the given coordinates (row-major)}
+     *
+     * @param coords one coordinate per dimension, each within its extent.
+     * @throws IllegalArgumentException if the coordinates do not match the shape.
+     */
     public int peAt(final int... coords)
     {
         if (coords.length != shape.length)

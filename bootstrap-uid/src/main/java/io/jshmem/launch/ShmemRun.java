@@ -147,6 +147,24 @@ public final class ShmemRun
         return cmd;
     }
 
+    /**
+     * PE {@code rank}'s command: the job's, with a flight recording into {@code DIR/pe<rank>.jfr} under
+     * {@code --jfr DIR} (dumped when the PE's JVM exits).
+     */
+    private List<String> peCommand(final List<String> cmd, final int rank)
+    {
+        if (options.jfrDir == null)
+        {
+            return cmd;
+        }
+        final List<String> pe = new ArrayList<>(cmd);
+        final String file = options.hosts.isEmpty() ? Path.of(options.jfrDir, "pe" + rank + ".jfr").toAbsolutePath().toString()
+            : options.jfrDir + "/pe" + rank + ".jfr";
+        pe.add(1, "-Xlog:jfr+startup=off"); // not JFR's three "Started recording" lines per PE
+        pe.add(2, "-XX:StartFlightRecording=name=jshmem,dumponexit=true,filename=" + file);
+        return pe;
+    }
+
     /** The job's root as the supervisor sees it: in this JVM, or a {@link RootAgent} on the first host. */
     private interface JobRoot
     {
@@ -166,6 +184,10 @@ public final class ShmemRun
         final String classpath = options.classpath != null
             ? options.classpath + java.io.File.pathSeparator + System.getProperty("java.class.path") : System.getProperty("java.class.path");
         final List<String> cmd = command(classpath);
+        if (options.jfrDir != null && options.hosts.isEmpty())
+        {
+            java.nio.file.Files.createDirectories(Path.of(options.jfrDir));
+        }
         final Map<String, String> env = new HashMap<>(System.getenv());
         env.putAll(options.env);
         final ShmemConfig config = ShmemConfig.of(env, null, null);
@@ -208,7 +230,7 @@ public final class ShmemRun
             final List<String> labels = new ArrayList<>();
             for (int rank = 0; rank < options.np; rank++)
             {
-                final ProcessBuilder pb = new ProcessBuilder(cmd);
+                final ProcessBuilder pb = new ProcessBuilder(peCommand(cmd, rank));
                 final Map<String, String> pe = pb.environment();
                 pe.put("SHMEM_BOOTSTRAP", "shmemrun");
                 pe.put("JSHMEM_RANK", Integer.toString(rank));
@@ -357,7 +379,7 @@ public final class ShmemRun
                 pe.put("JSHMEM_LOCAL_SIZE", Integer.toString(pl.localSize()));
                 pe.put("JSHMEM_JOB_ID", jobId);
                 pe.putAll(options.env);
-                final ProcessBuilder pb = new ProcessBuilder(remoteCommand(options.agent, pl.host(), PE_SCRIPT, "jshmem-pe", pe, cmd));
+                final ProcessBuilder pb = new ProcessBuilder(remoteCommand(options.agent, pl.host(), PE_SCRIPT, "jshmem-pe", pe, peCommand(cmd, pl.rank())));
                 final Process p = startPe(pb, pl.rank());
                 try (var stdin = p.getOutputStream())
                 {

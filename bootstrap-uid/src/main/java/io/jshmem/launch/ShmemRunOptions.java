@@ -51,6 +51,9 @@ final class ShmemRunOptions
           -x NAME=VALUE          set an environment variable in every PE (repeatable);
                                  -x NAME passes this launcher's own value of NAME
           --tag-output           prefix each output line with its PE: "[pe 2] ..."
+          --jfr DIR              record each PE with JDK Flight Recorder into DIR/pe<RANK>.jfr
+                                 (written when the PE exits; DIR is made here, and must exist on
+                                 other hosts); see docs/library.md for jshmem's events
           --timeout SECONDS      end a job that runs longer; shmemrun then exits with 124
           --grace SECONDS        after asking PEs to stop (SIGTERM), wait this long before
                                  killing them (SIGKILL); default 3
@@ -76,6 +79,8 @@ final class ShmemRunOptions
     final List<String> jvmArgs = new ArrayList<>();
     final Map<String, String> env = new LinkedHashMap<>();
     boolean tagOutput;
+    /** --jfr: the directory of the per-PE recordings, or null. */
+    String jfrDir;
     double timeoutSeconds;
     double graceSeconds = 3;
     boolean help;
@@ -172,6 +177,7 @@ final class ShmemRunOptions
                     o.env.put(name, value);
                 }
                 case "--tag-output" -> o.tagOutput = true;
+                case "--jfr" -> o.jfrDir = value(args, ++i, a);
                 case "--timeout" -> o.timeoutSeconds = seconds(a, value(args, ++i, a));
                 case "--grace" -> o.graceSeconds = seconds(a, value(args, ++i, a));
                 case "--hosts", "--host", "-H" ->

@@ -11,6 +11,10 @@ public final class DurationParser
     }
 
     /**
+
+     * Parses one duration (see the class comment for the grammar).
+
+     *
      * @param text the value.
      * @return the duration in nanoseconds.
      * @throws IllegalArgumentException with the reason if the text is not a duration.

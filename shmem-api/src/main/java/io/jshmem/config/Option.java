@@ -88,13 +88,17 @@ public final class Option<T>
         return new Option<>(envName, null, null, category, description, parser, true);
     }
 
-    /** @return true if the value must never be printed ({@link #secret}). */
+    /** {@return true if the value must never be printed ({@link #secret})} */
     public boolean isSecret()
     {
         return secret;
     }
 
     /**
+
+     * Says how a value of this option may be printed.
+
+     *
      * @param text a value of this option, or null.
      * @return the text to print for it: the value, or {@link #REDACTED} for a secret one.
      */
@@ -114,31 +118,37 @@ public final class Option<T>
         return envName.toLowerCase(java.util.Locale.ROOT).replace('_', '.');
     }
 
+    /** {@return the option's environment variable, e.g. {@code SHMEM_SYMMETRIC_SIZE}} */
     public String envName()
     {
         return envName;
     }
 
+    /** {@return the legacy {@code SMA_*} alias, or null if there is none} */
     public String legacyName()
     {
         return legacyName;
     }
 
+    /** {@return the system property that sets the option, e.g. {@code shmem.symmetric.size}} */
     public String property()
     {
         return property;
     }
 
+    /** {@return the default value as text, or null if the option has none} */
     public String defaultText()
     {
         return defaultText;
     }
 
+    /** {@return the group the option belongs to, as {@code SHMEM_INFO} prints it} */
     public String category()
     {
         return category;
     }
 
+    /** {@return what the option does, as {@code SHMEM_INFO} prints it} */
     public String description()
     {
         return description;

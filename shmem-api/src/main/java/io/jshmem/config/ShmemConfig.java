@@ -23,10 +23,15 @@ public final class ShmemConfig
     /** Where a value came from. */
     public enum Source
     {
+        /** Set by the program ({@link ShmemConfig#with}, or the explicit map of {@link ShmemConfig#of}). */
         EXPLICIT("explicit setting"),
+        /** A {@code shmem.*} system property. */
         PROPERTY("system property"),
+        /** A {@code SHMEM_*} environment variable. */
         ENV("environment"),
+        /** A legacy {@code SMA_*} environment variable. */
         LEGACY_ENV("environment (deprecated SMA_ alias)"),
+        /** Nothing set the option: its default. */
         DEFAULT("default");
 
         private final String text;
@@ -53,7 +58,7 @@ public final class ShmemConfig
      */
     public record Setting(String text, Source source, String from, boolean secret)
     {
-        /** @return the setting, a secret text shown as {@link Option#REDACTED}. */
+        /** {@return the setting, a secret text shown as {@link Option#REDACTED}} */
         @Override
         public String toString()
         {
@@ -73,13 +78,17 @@ public final class ShmemConfig
         this.explicit = Map.copyOf(explicit);
     }
 
-    /** @return the configuration of this process: its environment and system properties. */
+    /** {@return the configuration of this process: its environment and system properties} */
     public static ShmemConfig fromProcess()
     {
         return of(System.getenv(), System.getProperties(), Map.of());
     }
 
     /**
+
+     * Makes a configuration from explicit maps (tests, embedding).
+
+     *
      * @param env        environment variables (all of them: launcher detection reads non-SHMEM names too).
      * @param properties system properties, or null for none.
      * @param explicit   explicit settings keyed by option env name, or null for none.
@@ -102,6 +111,10 @@ public final class ShmemConfig
     }
 
     /**
+
+     * Adds explicit settings.
+
+     *
      * @param overrides explicit settings keyed by option env name.
      * @return a copy of this configuration with more explicit settings (they win over everything).
      */
@@ -113,6 +126,10 @@ public final class ShmemConfig
     }
 
     /**
+
+     * Reads one environment variable as this configuration saw it.
+
+     *
      * @param name any environment variable (launcher variables such as {@code SLURM_PROCID} included).
      * @return its value, or null.
      */
@@ -121,13 +138,15 @@ public final class ShmemConfig
         return env.get(name);
     }
 
-    /** @return the whole environment this configuration was built from (read-only). */
+    /** {@return the whole environment this configuration was built from (read-only)} */
     public Map<String, String> environment()
     {
         return env;
     }
 
     /**
+     * Says what sets an option.
+     *
      * @param option an option.
      * @return the text that sets it and its source; the default (possibly null text) if nothing does.
      */
@@ -160,6 +179,8 @@ public final class ShmemConfig
     }
 
     /**
+     * Says whether anything but the default sets an option.
+     *
      * @param option an option.
      * @return true if anything but the default sets it.
      */
@@ -169,6 +190,8 @@ public final class ShmemConfig
     }
 
     /**
+     * Reads an option's value.
+     *
      * @param option an option.
      * @param <T>    its type.
      * @return its parsed value, or null if it is unset and has no default.

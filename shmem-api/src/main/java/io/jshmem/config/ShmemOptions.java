@@ -79,6 +79,11 @@ public final class ShmemOptions
     public static final Option<Boolean> VERSION = Option.of("SHMEM_VERSION", "SMA_VERSION", null,
         "runtime", "Any value: print the library version at start-up (PE 0).", ShmemOptions::anyValue);
 
+    /** Print per-PE counters at finalize. */
+    public static final Option<Boolean> STATS = Option.of("SHMEM_STATS", null, null,
+        "runtime", "Any value: count one-sided operations and bytes per transport (p2p, proxy, ucx), blocked waits and their "
+            + "time, and collectives; each PE prints one line at finalize. Off: nothing is counted.", ShmemOptions::anyValue);
+
     /** Busy-spin iterations of a wait before it starts yielding; -1 means auto. */
     public static final Option<Integer> WAIT_SPINS = Option.of("SHMEM_WAIT_SPINS", null, "auto",
         "runtime", "Busy-spin polls (~30 ns each) of wait_until/barrier before yielding the core; auto: 1000, or 20 when " +
@@ -267,7 +272,7 @@ public final class ShmemOptions
 
     /** Every option, in table order. */
     public static final List<Option<?>> ALL = List.of(
-        SYMMETRIC_SIZE, DEBUG, INFO, VERSION, WAIT_SPINS, WAIT_YIELDS,
+        SYMMETRIC_SIZE, DEBUG, INFO, VERSION, STATS, WAIT_SPINS, WAIT_YIELDS,
         TEAMS_MAX, TEAM_SCRATCH_SIZE, TEAM_GROUP_SIZE, BARRIER_ALGORITHM, BROADCAST_ALGORITHM, COLLECT_ALGORITHM, FCOLLECT_ALGORITHM,
         ALLTOALL_ALGORITHM, REDUCE_ALGORITHM, SCAN_ALGORITHM, COLLECTIVE_TIMEOUT_NS,
         BOOTSTRAP, BOOTSTRAP_UID, BOOTSTRAP_UID_SESSION_ID, BOOTSTRAP_UID_SOCK_IFNAME, BOOTSTRAP_UID_SOCK_FAMILY,

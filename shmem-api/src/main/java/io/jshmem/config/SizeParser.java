@@ -15,6 +15,10 @@ public final class SizeParser
     }
 
     /**
+
+     * Parses one size (see the class comment for the grammar).
+
+     *
      * @param text the value.
      * @return the size in bytes.
      * @throws IllegalArgumentException with the reason if the text is not a size.

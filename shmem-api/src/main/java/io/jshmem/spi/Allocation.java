@@ -14,6 +14,10 @@ public final class Allocation
     private volatile boolean live = true;
 
     /**
+
+     * Describes an allocation (runtime use).
+
+     *
      * @param space    the PE whose heap holds it.
      * @param offset   byte offset in the heap.
      * @param byteSize size in bytes.
@@ -27,27 +31,31 @@ public final class Allocation
         this.serial = serial;
     }
 
+    /** {@return the PE whose heap holds the allocation} */
     public SymmetricSpace space()
     {
         return space;
     }
 
+    /** {@return the allocation's byte offset in the heap, the same on every PE} */
     public long offset()
     {
         return offset;
     }
 
+    /** {@return the allocation's size in bytes} */
     public long byteSize()
     {
         return byteSize;
     }
 
+    /** {@return the allocation's sequence number, the same on every PE} */
     public long serial()
     {
         return serial;
     }
 
-    /** @return false once {@link #markFreed()} has been called. */
+    /** {@return false once {@link #markFreed()} has been called} */
     public boolean isLive()
     {
         return live;

@@ -15,6 +15,10 @@ public final class Checks
     }
 
     /**
+
+     * Multiplies without overflow.
+
+     *
      * @param a a non-negative number.
      * @param b a non-negative number.
      * @return {@code a * b}, or {@link Long#MAX_VALUE} if the product does not fit a long.
@@ -27,6 +31,8 @@ public final class Checks
     }
 
     /**
+     * Adds without overflow.
+     *
      * @param a a non-negative number.
      * @param b a non-negative number.
      * @return {@code a + b}, or {@link Long#MAX_VALUE} if the sum does not fit a long.
@@ -114,7 +120,7 @@ public final class Checks
      * @param stride  distance between block starts, in elements.
      * @param bsize   elements per block.
      * @param nblocks number of blocks.
-     * @return the span in elements, which fits an int (offset + span <= array.length).
+     * @return the span in elements, which fits an int (offset + span &lt;= array.length).
      * @throws IndexOutOfBoundsException if a block is outside the array (naming the shape).
      */
     public static int checkArrayStrided(final String prefix, final String what, final Object array, final int offset,

@@ -11,13 +11,13 @@ import java.lang.foreign.MemorySegment;
  */
 public interface SymmetricSpace
 {
-    /** @return this PE's number in WORLD. */
+    /** {@return this PE's number in WORLD} */
     int myPe();
 
-    /** @return the number of PEs in WORLD. */
+    /** {@return the number of PEs in WORLD} */
     int nPes();
 
-    /** @return this PE's whole symmetric heap (data region). */
+    /** {@return this PE's whole symmetric heap (data region)} */
     MemorySegment localHeap();
 
     /**
@@ -30,13 +30,19 @@ public interface SymmetricSpace
      */
     int idle(int idleCount);
 
-    /** @return the message prefix naming this PE, {@code "[pe 3/8] "}. */
-    /** @return true once the PE has finalized: its objects are gone with its heap (handles say so when used). */
+    /** {@return true once the PE has finalized: its objects are gone with its heap (handles say so when used)} */
     default boolean isFinalized()
     {
         return false;
     }
 
+    /** {@return this PE's {@code SHMEM_STATS} counters, or null when the option is off (the default)} */
+    default PeStats stats()
+    {
+        return null;
+    }
+
+    /** {@return the message prefix naming this PE, {@code "[pe 3/8] "}} */
     default String prefix()
     {
         return io.jshmem.ShmemException.pePrefix(myPe(), nPes());

@@ -41,6 +41,8 @@ public final class Unwinding
     }
 
     /**
+     * Finds whether the caller of {@code callee} runs inside exception handling.
+     *
      * @param callee the class whose method asks (frames of it, and of this class, are skipped).
      * @return a description of the caller's call site ({@code "Main.main (bytecode 42)"}) if it is
      *         reached only through exception handlers, or empty if it is on a normal path or cannot be

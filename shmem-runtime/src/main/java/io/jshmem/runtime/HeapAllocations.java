@@ -2,6 +2,7 @@ package io.jshmem.runtime;
 
 import io.jshmem.CollectiveMismatchException;
 import io.jshmem.HeapExhaustedException;
+import io.jshmem.jfr.HeapEvent;
 import io.jshmem.SymmetricArray;
 import io.jshmem.bootstrap.Bootstrap;
 import io.jshmem.heap.SymmetricAllocator;
@@ -90,8 +91,26 @@ final class HeapAllocations
             ") as call #" + count + String.format(" (history %016x)", hash);
     }
 
+    /** Records a heap event (JFR's jshmem.Heap) if a recording wants it. */
+    private void record(final HeapEvent event, final String operation, final long bytes, final long offset)
+    {
+        event.end();
+        if (event.shouldCommit())
+        {
+            event.pe = space.myPe();
+            event.operation = operation;
+            event.bytes = bytes;
+            event.offset = offset;
+            event.usedBytes = usedBytes();
+            event.freeBytes = freeBytes();
+            event.commit();
+        }
+    }
+
     Allocation allocate(final long bytes, final long alignment, final boolean zero)
     {
+        final HeapEvent event = new HeapEvent();
+        event.begin();
         final long offset;
         try
         {
@@ -99,6 +118,7 @@ final class HeapAllocations
         }
         catch (final HeapExhaustedException ex)
         {
+            record(event, "exhausted", bytes, -1);
             throw new HeapExhaustedException(space.prefix() + ex.getMessage(), ex.requestedBytes(), ex.usedBytes(), ex.freeBytes());
         }
         if (zero)
@@ -107,6 +127,7 @@ final class HeapAllocations
         }
         final Allocation a = new Allocation(space, offset, bytes, serial++);
         live.put(offset, a);
+        record(event, zero ? "calloc" : alignment > 0 ? "align" : "malloc", bytes, offset);
         return a;
     }
 
@@ -142,13 +163,18 @@ final class HeapAllocations
 
     void free(final Allocation a)
     {
+        final HeapEvent event = new HeapEvent();
+        event.begin();
         allocator.free(a.offset());
         live.remove(a.offset());
         a.markFreed();
+        record(event, "free", a.byteSize(), a.offset());
     }
 
     Allocation reallocate(final Allocation old, final long bytes)
     {
+        final HeapEvent event = new HeapEvent();
+        event.begin();
         final SymmetricAllocator.Reallocation r;
         try
         {
@@ -156,6 +182,7 @@ final class HeapAllocations
         }
         catch (final HeapExhaustedException ex)
         {
+            record(event, "exhausted", bytes, -1);
             throw new HeapExhaustedException(space.prefix() + ex.getMessage(), ex.requestedBytes(), ex.usedBytes(), ex.freeBytes());
         }
         if (r.moved())
@@ -167,6 +194,7 @@ final class HeapAllocations
         old.markFreed();
         final Allocation a = new Allocation(space, r.newOffset(), bytes, serial++);
         live.put(a.offset(), a);
+        record(event, "realloc", bytes, a.offset());
         return a;
     }
 }

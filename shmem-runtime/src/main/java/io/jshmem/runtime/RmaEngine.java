@@ -5,7 +5,10 @@ import io.jshmem.ShmemException;
 import io.jshmem.SignalOp;
 import io.jshmem.SymmetricArray;
 import io.jshmem.SymmetricLongs;
+import io.jshmem.jfr.TransferEvent;
+import io.jshmem.jfr.WaitEvent;
 import io.jshmem.spi.Checks;
+import io.jshmem.spi.PeStats;
 import io.jshmem.spi.SymmetricSpace;
 
 import java.lang.foreign.MemorySegment;
@@ -17,6 +20,7 @@ import io.jshmem.transport.P2pTransport;
 import io.jshmem.transport.Transport;
 import io.jshmem.transport.TransportContext;
 import io.jshmem.transport.TransportSet;
+import io.jshmem.transport.Transports;
 
 /**
  * Every one-sided operation of a PE: the argument checks, once, then the two-tier dispatch of the
@@ -31,6 +35,10 @@ import io.jshmem.transport.TransportSet;
  * Ordering: p2p puts are plain stores into the peer mapping, a put-with-signal fences between the data
  * and the signal, fence and quiet are full fences (which also order any non-temporal stores the JDK's
  * copy routines may use); fence and quiet also reach every remote transport in use, pe_quiet the target's.
+ * <p>
+ * Observation: with {@code SHMEM_STATS} every operation is counted per transport class of its target
+ * ({@link #classOf}); off, {@code stats} is null and the count is one null check. Transfers of at least
+ * {@link TransferEvent#MIN_BYTES} and quiets that wait on a remote transport are JFR events.
  */
 final class RmaEngine
 {
@@ -41,20 +49,62 @@ final class RmaEngine
     private final Transport[] remoteOf;
     private final int[] slotOf;
     private final int nPes;
+    /** SHMEM_STATS counters, or null when off. */
+    private final PeStats stats;
+    /** Per target PE, the reachability map's transport id (p2p, proxy, ucx): the class SHMEM_STATS counts it in. */
+    private final byte[] classOf;
 
     /**
      * @param owner      the PE.
      * @param transports the PE's connected transports: p2p's mapped heaps, and per PE the remote transport
      *                   of the map and its context slot.
+     * @param stats      the PE's SHMEM_STATS counters, or null when the option is off.
      */
-    RmaEngine(final SymmetricSpace owner, final TransportSet transports)
+    RmaEngine(final SymmetricSpace owner, final TransportSet transports, final PeStats stats)
     {
+        this.stats = stats;
         this.owner = owner;
         this.transports = transports;
         this.heaps = transports.p2p().heaps();
         this.remoteOf = transports.remoteOfAll();
         this.slotOf = transports.slotOfAll();
         this.nPes = heaps.length;
+        this.classOf = new byte[nPes];
+        for (int pe = 0; pe < nPes; pe++)
+        {
+            classOf[pe] = heaps[pe] != null ? io.jshmem.transport.ReachabilityMap.P2P : transports.map().transport(owner.myPe(), pe);
+        }
+    }
+
+    private void count(final int pe, final int kind, final long bytes)
+    {
+        stats.op(classOf[pe], kind, bytes);
+    }
+
+    /** @return a begun transfer event for a bulk transfer (at least {@link TransferEvent#MIN_BYTES}), else null. */
+    private static TransferEvent bulk(final long bytes)
+    {
+        if (bytes < TransferEvent.MIN_BYTES)
+        {
+            return null;
+        }
+        final TransferEvent event = new TransferEvent();
+        event.begin();
+        return event;
+    }
+
+    private void transferred(final TransferEvent event, final int pe, final String operation, final long bytes)
+    {
+        event.end();
+        if (event.shouldCommit())
+        {
+            event.pe = owner.myPe();
+            event.target = pe;
+            event.operation = operation;
+            event.transport = Transports.nameOf(classOf[pe]);
+            event.bytes = bytes;
+            event.commit();
+        }
     }
 
     /** @return a new per-context state: one slot per remote transport in use (null when none is). */
@@ -199,6 +249,12 @@ final class RmaEngine
         final MemorySegment t = target(pe);
         if (count > 0)
         {
+            final long bytes = (long)count * dest.elementBytes();
+            if (stats != null)
+            {
+                count(pe, PeStats.PUT, bytes);
+            }
+            final TransferEvent event = bulk(bytes);
             if (t != null)
             {
                 P2pTransport.putArray(t, off, src, srcOffset, dest.elementLayout(), count);
@@ -206,6 +262,10 @@ final class RmaEngine
             else
             {
                 remoteOf[pe].put(tc[slotOf[pe]], pe, off, slice(src, srcOffset, count, dest.elementBytes()), nbi);
+            }
+            if (event != null)
+            {
+                transferred(event, pe, nbi ? "put_nbi" : "put", bytes);
             }
         }
     }
@@ -218,6 +278,12 @@ final class RmaEngine
         final MemorySegment t = target(pe);
         if (count > 0)
         {
+            final long bytes = (long)count * src.elementBytes();
+            if (stats != null)
+            {
+                count(pe, PeStats.GET, bytes);
+            }
+            final TransferEvent event = bulk(bytes);
             if (t != null)
             {
                 P2pTransport.getArray(t, off, dest, destOffset, src.elementLayout(), count);
@@ -225,6 +291,10 @@ final class RmaEngine
             else
             {
                 remoteOf[pe].get(tc[slotOf[pe]], pe, off, slice(dest, destOffset, count, src.elementBytes()), nbi);
+            }
+            if (event != null)
+            {
+                transferred(event, pe, nbi ? "get_nbi" : "get", bytes);
             }
         }
     }
@@ -236,6 +306,11 @@ final class RmaEngine
         final long bytes = src.byteSize();
         checkBytes(dest, destByteOffset, bytes);
         final MemorySegment t = target(pe);
+        if (stats != null)
+        {
+            count(pe, PeStats.PUT, bytes);
+        }
+        final TransferEvent event = bulk(bytes);
         if (t != null)
         {
             MemorySegment.copy(src, 0, t, dest.offset() + destByteOffset, bytes);
@@ -243,6 +318,10 @@ final class RmaEngine
         else if (bytes > 0)
         {
             remoteOf[pe].put(tc[slotOf[pe]], pe, dest.offset() + destByteOffset, src, nbi);
+        }
+        if (event != null)
+        {
+            transferred(event, pe, nbi ? "put_nbi" : "put", bytes);
         }
     }
 
@@ -253,6 +332,11 @@ final class RmaEngine
         final long bytes = dest.byteSize();
         checkBytes(src, srcByteOffset, bytes);
         final MemorySegment t = target(pe);
+        if (stats != null)
+        {
+            count(pe, PeStats.GET, bytes);
+        }
+        final TransferEvent event = bulk(bytes);
         if (t != null)
         {
             MemorySegment.copy(t, src.offset() + srcByteOffset, dest, 0, bytes);
@@ -260,6 +344,10 @@ final class RmaEngine
         else if (bytes > 0)
         {
             remoteOf[pe].get(tc[slotOf[pe]], pe, src.offset() + srcByteOffset, dest, nbi);
+        }
+        if (event != null)
+        {
+            transferred(event, pe, nbi ? "get_nbi" : "get", bytes);
         }
     }
 
@@ -284,6 +372,10 @@ final class RmaEngine
         long off = dest.checkStridedRange(destIndex, dst, bsize, nblocks);
         Checks.checkArrayStrided(owner.prefix(), "source", src, srcOffset, sst, bsize, nblocks);
         final MemorySegment t = target(pe);
+        if (stats != null)
+        {
+            count(pe, PeStats.PUT, bsize * nblocks * dest.elementBytes());
+        }
         final ValueLayout layout = dest.elementLayout();
         final long step = dst * dest.elementBytes();
         int s = srcOffset;
@@ -308,6 +400,10 @@ final class RmaEngine
         long off = src.checkStridedRange(srcIndex, sst, bsize, nblocks);
         Checks.checkArrayStrided(owner.prefix(), "dest", dest, destOffset, dst, bsize, nblocks);
         final MemorySegment t = target(pe);
+        if (stats != null)
+        {
+            count(pe, PeStats.GET, bsize * nblocks * src.elementBytes());
+        }
         final ValueLayout layout = src.elementLayout();
         final long step = sst * src.elementBytes();
         int d = destOffset;
@@ -331,6 +427,10 @@ final class RmaEngine
     {
         final long off = checkHandle(dest, index, 1, "dest");
         final MemorySegment t = target(pe);
+        if (stats != null)
+        {
+            count(pe, PeStats.PUT, dest.elementBytes());
+        }
         if (t != null)
         {
             P2pTransport.p(t, off, dest.elementBytes(), bits);
@@ -346,6 +446,10 @@ final class RmaEngine
     {
         final long off = checkHandle(src, index, 1, "source");
         final MemorySegment t = target(pe);
+        if (stats != null)
+        {
+            count(pe, PeStats.GET, src.elementBytes());
+        }
         if (t != null)
         {
             return P2pTransport.g(t, off, src.elementBytes());
@@ -363,6 +467,10 @@ final class RmaEngine
     {
         final long off = checkAtomic(dest, index);
         final MemorySegment t = target(pe);
+        if (stats != null)
+        {
+            count(pe, PeStats.AMO, dest.elementBytes());
+        }
         if (t != null)
         {
             return HeapAtomics.apply(t, op, dest.elementBytes(), off, value, cond);
@@ -386,6 +494,10 @@ final class RmaEngine
         };
         final long off = checkAtomic(dest, index);
         final MemorySegment t = target(pe);
+        if (stats != null)
+        {
+            count(pe, PeStats.AMO, dest.elementBytes());
+        }
         if (t == null)
         {
             remoteOf[pe].amoNbi(tc[slotOf[pe]], pe, op, dest.elementBytes(), off, value, cond, fetch == null ? null : slice(fetch, fetchIndex, 1, fetchBytes));
@@ -424,6 +536,12 @@ final class RmaEngine
         }
         final MemorySegment t = target(pe);
         final MemorySegment data = dest == null || count == 0 ? null : slice(src, srcOffset, count, dest.elementBytes());
+        final long bytes = data == null ? 0 : data.byteSize();
+        if (stats != null)
+        {
+            count(pe, PeStats.SIGNAL, bytes);
+        }
+        final TransferEvent event = bulk(bytes);
         if (t != null)
         {
             P2pTransport.putSignal(t, off, data, sigOff, signal, op);
@@ -431,6 +549,10 @@ final class RmaEngine
         else
         {
             remoteOf[pe].putSignal(tc[slotOf[pe]], pe, off, data, sigOff, signal, op, nbi);
+        }
+        if (event != null)
+        {
+            transferred(event, pe, nbi ? "put_signal_nbi" : "put_signal", bytes);
         }
     }
 
@@ -452,7 +574,24 @@ final class RmaEngine
         VarHandle.fullFence();
         if (tc != null)
         {
+            // a remote transport is in use: quiet may wait for its acknowledgements
+            final WaitEvent event = new WaitEvent();
+            event.begin();
+            final long startNs = stats != null ? System.nanoTime() : 0;
             transports.quiet(tc);
+            if (stats != null)
+            {
+                stats.waited("quiet", System.nanoTime() - startNs);
+            }
+            event.end();
+            if (event.shouldCommit())
+            {
+                event.pe = owner.myPe();
+                event.kind = "quiet";
+                event.object = "context";
+                event.index = -1;
+                event.commit();
+            }
         }
     }
 

@@ -52,6 +52,12 @@ final class RuntimeTeams implements TeamHost
     }
 
     @Override
+    public io.jshmem.spi.PeStats stats()
+    {
+        return runtime.stats();
+    }
+
+    @Override
     public ShmemConfig config()
     {
         return runtime.config();

@@ -27,6 +27,7 @@ import io.jshmem.config.ShmemOptions;
 import io.jshmem.heap.HeapFile;
 import io.jshmem.heap.StaleHeapFiles;
 import io.jshmem.spi.Allocation;
+import io.jshmem.spi.PeStats;
 import io.jshmem.spi.SymmetricSpace;
 import io.jshmem.team.TeamRegistry;
 import io.jshmem.transport.ReachabilityMap;
@@ -66,6 +67,8 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     private final int me;
     private final int n;
     private volatile boolean finalized;
+    /** SHMEM_STATS counters, null when the option is off: every counting site checks for null and does nothing. */
+    private final PeStats stats;
 
     private ShmemRuntime(final boolean processWide, final ShmemConfig config, final ThreadLevel requested, final Bootstrap bootstrap,
         final HeapFile heapFile, final TransportSet transports, final WaitIdle waitIdle)
@@ -83,7 +86,8 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         this.prefix = ShmemException.pePrefix(me, n);
         this.debug = config.isSet(ShmemOptions.DEBUG);
         this.waitIdle = waitIdle;
-        this.rma = new RmaEngine(this, transports);
+        this.stats = config.isSet(ShmemOptions.STATS) ? new PeStats() : null;
+        this.rma = new RmaEngine(this, transports, stats);
         this.tc = rma.newContext();
         this.allocations = new HeapAllocations(this, bootstrap, heapFile.dataSize(), debug);
         // The team slot pool (teams module), WORLD's sync words included. Not zeroed here: the heap file is new,
@@ -308,6 +312,12 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     }
 
     @Override
+    public PeStats stats()
+    {
+        return stats;
+    }
+
+    @Override
     public String prefix()
     {
         return prefix;
@@ -323,6 +333,12 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             return;
         }
         RuntimeException failure = null;
+        if (stats != null)
+        {
+            // before the finalize barrier: the job's lines come out before any PE's exit ends the launcher
+            System.out.println(prefix + "SHMEM_STATS " + stats.format(id -> Transports.nameOf((byte)id)));
+            System.out.flush();
+        }
         try
         {
             rma.quietAll();

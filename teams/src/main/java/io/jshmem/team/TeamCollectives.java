@@ -145,6 +145,21 @@ final class TeamCollectives
         return chunk;
     }
 
+    // ------------------------------------------------------------------ observation (JFR's jshmem.Collective)
+
+    /** The algorithm the running collective chose ("" until it chooses), for its JFR event. */
+    String algorithm = "";
+    /** The bytes of the running collective's destination on this PE, for its JFR event. */
+    long bytes;
+
+    /** Notes a collective's choice for its event and returns it (one call around each Choice). */
+    private <E extends Enum<E>> E chosen(final E alg, final long destBytes)
+    {
+        algorithm = alg.name();
+        bytes = destBytes;
+        return alg;
+    }
+
     // ------------------------------------------------------------------ sync
 
     void sync()
@@ -159,7 +174,7 @@ final class TeamCollectives
 
     private void barrier()
     {
-        switch (Choice.sync(registry.syncAlgorithm, hierarchy().isTwoLevel()))
+        switch (chosen(Choice.sync(registry.syncAlgorithm, hierarchy().isTwoLevel()), 0))
         {
             case LINEAR -> Collectives.syncLinear(channel);
             case HIERARCHICAL -> Hierarchical.sync(channel, hierarchy());
@@ -197,7 +212,7 @@ final class TeamCollectives
             MemorySegment.copy(data, 0, dest.segment(), 0, bytes);
         }
         final boolean twoLevel = hierarchy().isTwoLevel();
-        switch (Choice.broadcast(registry.broadcastAlgorithm, size, bytes, twoLevel, !twoLevel && size > 2 && allMapped()))
+        switch (chosen(Choice.broadcast(registry.broadcastAlgorithm, size, bytes, twoLevel, !twoLevel && size > 2 && allMapped()), bytes))
         {
             case LINEAR -> Collectives.broadcastLinear(channel, dest, data, root);
             case HIERARCHICAL -> Hierarchical.broadcast(channel, hierarchy(), dest, data, bytes, root);
@@ -254,7 +269,7 @@ final class TeamCollectives
         final long mine = offsets[myRank + 1] - offsets[myRank];
         MemorySegment.copy(src.segment(), 0, dest.segment(), offsets[myRank] * eb, mine * eb);
         channel.next();
-        switch (Choice.allgather(forced, size, offsets[size] * eb, hierarchy().isTwoLevel(), allMapped()))
+        switch (chosen(Choice.allgather(forced, size, offsets[size] * eb, hierarchy().isTwoLevel(), allMapped()), offsets[size] * eb))
         {
             case LINEAR -> Collectives.allgatherLinear(channel, dest, offsets);
             case RING -> Collectives.allgatherRing(channel, dest, offsets);
@@ -281,7 +296,7 @@ final class TeamCollectives
         final int eb = dest.elementBytes();
         final MemorySegment s = src.segment();
         MemorySegment.copy(s, myRank * count * eb, dest.segment(), myRank * count * eb, count * eb);
-        switch (alltoallAlgorithm(eb, count))
+        switch (chosen(alltoallAlgorithm(eb, count), count * eb * size))
         {
             case PAIRWISE ->
             {
@@ -360,8 +375,8 @@ final class TeamCollectives
             debugCheck(op + " reduce(count=" + count + ")", REDUCE, ((long)op.ordinal() << 8) | m.bytes, count);
         }
         final long bytes = count * m.bytes;
-        final Algorithm.Reduce alg = Choice.reduce(registry.reduceAlgorithm, size, bytes, hierarchy().isTwoLevel(),
-            allMapped(), channel.bufferBytes(size) >= m.bytes);
+        final Algorithm.Reduce alg = chosen(Choice.reduce(registry.reduceAlgorithm, size, bytes, hierarchy().isTwoLevel(),
+            allMapped(), channel.bufferBytes(size) >= m.bytes), bytes);
         if (alg == Algorithm.Reduce.DIRECT)
         {
             Reductions.reduceDirect(channel, m, op, mapped(dest), mapped(src), count);
@@ -443,7 +458,7 @@ final class TeamCollectives
         {
             debugCheck(what + "(count=" + count + ")", SCAN, (inclusive ? 16 : 0) | m.bytes, count);
         }
-        final boolean linear = Choice.scan(registry.scanAlgorithm, size, channel.bufferBytes(size) >= m.bytes) == Algorithm.Scan.LINEAR;
+        final boolean linear = chosen(Choice.scan(registry.scanAlgorithm, size, channel.bufferBytes(size) >= m.bytes), count * m.bytes) == Algorithm.Scan.LINEAR;
         final Algorithm.Reduce buffers = linear ? Algorithm.Reduce.LINEAR : Algorithm.Reduce.RECURSIVE_DOUBLING;
         final long bufBytes = channel.bufferBytes(Reductions.buffers(buffers, size));
         final long chunk = chunk(Reductions.chunkElements(buffers, size, bufBytes, m.bytes), bufBytes);

@@ -5,6 +5,7 @@ import io.jshmem.ShmemContext;
 import io.jshmem.SymmetricArray;
 import io.jshmem.Team;
 import io.jshmem.config.ShmemConfig;
+import io.jshmem.spi.PeStats;
 import io.jshmem.transport.ReachabilityMap;
 
 import java.lang.foreign.MemorySegment;
@@ -52,6 +53,12 @@ public interface TeamHost
      */
     default void checkUsable(final String what, final Team team)
     {
+    }
+
+    /** @return the PE's SHMEM_STATS counters (collectives are counted per name), or null when the option is off. */
+    default PeStats stats()
+    {
+        return null;
     }
 
     /** Creates a context whose PE numbers are the team's. */

@@ -7,6 +7,8 @@ import io.jshmem.SymmetricArray;
 import io.jshmem.Team;
 import io.jshmem.TeamConfig;
 import io.jshmem.TeamMesh;
+import io.jshmem.jfr.CollectiveEvent;
+import io.jshmem.spi.PeStats;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -36,6 +38,11 @@ final class TeamImpl extends Team
     private final AtomicBoolean busy = new AtomicBoolean();
     private final List<ShmemContext> contexts = new ArrayList<>();
     private final TeamCollectives collectives;
+    /** SHMEM_STATS counters of the PE, or null when off. */
+    private final PeStats stats;
+    /** The running collective's name and JFR event (null when no recording wants it); owned by the busy holder. */
+    private String running;
+    private CollectiveEvent event;
     private volatile boolean destroyed;
 
     TeamImpl(final TeamRegistry registry, final TeamSlot slot, final int start, final int stride, final int size, final int myRank,
@@ -52,6 +59,7 @@ final class TeamImpl extends Team
         this.name = name;
         this.channel = new Channel(registry.host.world(), slot, start, this.stride, size, myRank, registry.prefix, registry.timeoutNs, this);
         this.collectives = new TeamCollectives(this, registry, channel, size, myRank);
+        this.stats = registry.host.stats();
     }
 
     // ------------------------------------------------------------------ queries
@@ -140,10 +148,39 @@ final class TeamImpl extends Team
                 "(one collective at a time per team; use one team per thread)");
         }
         channel.begin(what);
+        running = what;
+        collectives.algorithm = "";
+        collectives.bytes = 0;
+        final CollectiveEvent e = new CollectiveEvent();
+        if (e.isEnabled())
+        {
+            e.begin();
+            event = e;
+        }
     }
 
     private void exit()
     {
+        final CollectiveEvent e = event;
+        if (e != null)
+        {
+            event = null;
+            e.end();
+            if (e.shouldCommit())
+            {
+                e.pe = registry.host.myPe();
+                e.team = name;
+                e.teamSize = size;
+                e.collective = running;
+                e.algorithm = collectives.algorithm;
+                e.bytes = collectives.bytes;
+                e.commit();
+            }
+        }
+        if (stats != null)
+        {
+            stats.collective(running);
+        }
         busy.set(false);
     }
 

@@ -2,6 +2,7 @@ package io.jshmem.transport;
 
 import io.jshmem.ShmemInitException;
 import io.jshmem.bootstrap.Bootstrap;
+import io.jshmem.jfr.TransportEvent;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -133,12 +134,16 @@ public final class TransportSet implements AutoCloseable
                     (unavailable.isEmpty() ? " (PEs on other nodes need 'proxy' or 'ucx')" : "; " + describe(unavailable)));
             }
             // step 6: connections, collective, in the same order on every PE
+            final TransportEvent event = connecting();
             p2p.connect(map, endpoints[Math.max(0, names.indexOf(Transports.P2P))]);
+            connected(event, me, p2p, map);
             for (int i = 0; i < listed.length; i++)
             {
                 if (listed[i] != null && listed[i] != p2p)
                 {
+                    final TransportEvent e = connecting();
                     listed[i].connect(map, endpoints[i]);
+                    connected(e, me, listed[i], map);
                 }
             }
             return dispatch(p2p, names, listed, map, me, unavailable);
@@ -151,6 +156,34 @@ public final class TransportSet implements AutoCloseable
             }
             closeQuietly(p2p);
             throw ex;
+        }
+    }
+
+    private static TransportEvent connecting()
+    {
+        final TransportEvent event = new TransportEvent();
+        event.begin();
+        return event;
+    }
+
+    /** JFR's jshmem.Transport "connected": the transport's connection step on this PE and the peers it reaches. */
+    private static void connected(final TransportEvent event, final int me, final Transport t, final ReachabilityMap map)
+    {
+        event.end();
+        if (event.shouldCommit())
+        {
+            int peers = 0;
+            for (int pe = 0; pe < map.size(); pe++)
+            {
+                peers += pe != me && map.transport(me, pe) == t.id() ? 1 : 0;
+            }
+            event.pe = me;
+            event.transport = Transports.nameOf(t.id());
+            event.what = "connected";
+            event.peer = -1;
+            event.peers = peers;
+            event.detail = "";
+            event.commit();
         }
     }
 

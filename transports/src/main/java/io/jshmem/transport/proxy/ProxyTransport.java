@@ -321,6 +321,7 @@ public final class ProxyTransport implements Transport
             // already closed
         }
         closeQuietly(ch);
+        io.jshmem.jfr.TransportEvent.failure(me, "proxy", "stranger dropped", -1, from + ": " + why.getMessage()); // JFR's jshmem.Transport
         final int count = strangers.incrementAndGet();
         if (count <= 5)
         {
@@ -379,6 +380,7 @@ public final class ProxyTransport implements Transport
         {
             return;
         }
+        io.jshmem.jfr.TransportEvent.failure(me, "proxy", "lost", pe, "its proxy connection " + why); // JFR's jshmem.Transport
         bootstrap.reportFailure(new JobFailedException(prefix + "lost pe " + pe + ": its proxy connection " + why, pe, cause));
     }
 

@@ -1,0 +1,106 @@
+package io.jshmem.examples;
+
+import io.jshmem.launch.ShmemRun;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Observing a job (docs/library.md): {@code shmemrun -np 2 --jfr DIR -x SHMEM_STATS=1 ring} on real PE JVMs
+ * leaves one recording per PE whose {@code jfr summary} lists jshmem's event types with counts, and
+ * every PE prints its counters at finalize. One job for both, to keep the suite short.
+ */
+class ObserveIT
+{
+    private static final Pattern SUMMARY_LINE = Pattern.compile("^\\s*(jshmem\\.\\w+)\\s+(\\d+)\\s+\\d+\\s*$");
+    private static final Pattern STATS_LINE = Pattern.compile(
+        "^\\[pe (\\d)/2\\] SHMEM_STATS p2p: put (\\d+) ops (\\d+) B, amo (\\d+) ops 8 B, signal (\\d+) ops (\\d+) B; " +
+            "waits:.*; collectives: (\\d+) \\(sync (\\d+)\\)$");
+
+    @Test
+    void jfrRecordingPerPeAndStatsAtFinalize(@TempDir final Path dir) throws Exception
+    {
+        final Path jfr = dir.resolve("recordings");
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final int status = ShmemRun.run(new String[] {"-np", "2", "--jfr", jfr.toString(), "-x", "SHMEM_STATS=1",
+                "-cp", System.getProperty("java.class.path"), "-J", "-XX:+UseSerialGC", "-J", "-XX:TieredStopAtLevel=1", "ring"},
+            new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        final String text = out.toString(StandardCharsets.UTF_8);
+        final String all = text + err.toString(StandardCharsets.UTF_8);
+        assertEquals(0, status, all);
+        assertTrue(!all.contains("Started recording"), "--jfr keeps the JVM's recording banner out of the output: " + all);
+
+        // SHMEM_STATS: one line per PE, the ring's operations counted on the p2p class
+        final List<String> stats = text.lines().filter(l -> l.contains("SHMEM_STATS")).toList();
+        assertEquals(2, stats.size(), all);
+        for (final String line : stats)
+        {
+            final Matcher m = STATS_LINE.matcher(line);
+            assertTrue(m.matches(), "stats line shape: " + line);
+            assertTrue(Long.parseLong(m.group(2)) >= 1 && Long.parseLong(m.group(4)) >= 1, line);
+            assertTrue(Long.parseLong(m.group(7)) >= 1 && m.group(7).equals(m.group(8)), line);
+        }
+
+        // --jfr: one recording per PE; `jfr summary` lists jshmem's event types with counts
+        for (int pe = 0; pe < 2; pe++)
+        {
+            final Path file = jfr.resolve("pe" + pe + ".jfr");
+            assertTrue(Files.size(file) > 0, file + " missing or empty; " + all);
+            final Map<String, Long> counts = summary(file);
+            for (final String type : List.of("jshmem.Collective", "jshmem.Heap", "jshmem.Transport"))
+            {
+                assertTrue(counts.getOrDefault(type, 0L) > 0, "pe " + pe + ": " + type + " in jfr summary " + counts);
+            }
+            // the fields say what happened: WORLD barriers with their algorithm, on this PE
+            boolean worldSync = false;
+            for (final RecordedEvent e : RecordingFile.readAllEvents(file))
+            {
+                if (e.getEventType().getName().startsWith("jshmem."))
+                {
+                    assertEquals(pe, e.getInt("pe"), e.toString());
+                }
+                if ("jshmem.Collective".equals(e.getEventType().getName()) && "sync".equals(e.getString("collective")))
+                {
+                    worldSync |= "WORLD".equals(e.getString("team")) && e.getInt("teamSize") == 2 && !e.getString("algorithm").isEmpty();
+                }
+            }
+            assertTrue(worldSync, "pe " + pe + ": a WORLD sync with its algorithm");
+        }
+        for (int i = 0; i < 100 && ProcessHandle.current().descendants().findAny().isPresent(); i++)
+        {
+            Thread.sleep(50);
+        }
+        assertEquals(0, ProcessHandle.current().descendants().count());
+    }
+
+    /** Runs the JDK's {@code jfr summary} on a recording: event type to count. */
+    private static Map<String, Long> summary(final Path file) throws IOException, InterruptedException
+    {
+        final Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jfr").toString(), "summary", file.toString())
+            .redirectErrorStream(true).start();
+        final String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "jfr summary did not finish");
+        assertEquals(0, p.exitValue(), text);
+        final Map<String, Long> counts = new HashMap<>();
+        text.lines().map(SUMMARY_LINE::matcher).filter(Matcher::matches).forEach(m -> counts.put(m.group(1), Long.parseLong(m.group(2))));
+        return counts;
+    }
+}
