@@ -586,7 +586,12 @@ int main(int argc, char **argv)
     {
         fclose(file);
     }
-    shmem_finalize();
-    MPI_Finalize();
+    shmem_finalize(); /* Open MPI's OSHMEM finalizes MPI too */
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized)
+    {
+        MPI_Finalize();
+    }
     return total ? 1 : 0;
 }

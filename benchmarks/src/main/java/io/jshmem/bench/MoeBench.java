@@ -16,7 +16,7 @@ import java.util.Locale;
 
 /**
  * Expert-parallel dispatch and combine latency (the {@code moe} example's exchanges, timed): for each mode
- * and token count, {@code --warmup} unrecorded steps, then {@code --reps} steps, each phase between two
+ * and token count, {@code --warmup} unrecorded steps (at least 20 000 / tokens, so small sizes are compiled too), then {@code --reps} steps, each phase between two
  * barriers; every step's phase time is the slowest PE's (a MAX reduction), and the table gives the median
  * and the 99th percentile over the steps. Bandwidth is counted as DeepEP counts it: the payload bytes of the
  * tokens a PE sent (averaged over the PEs; self included; combine: the bf16 outputs sent back) over the
@@ -24,7 +24,7 @@ import java.util.Locale;
  * benchmarks/native/shmem_moe.c is the same algorithm over OSHMEM and MPI_Alltoallv (same CSV).
  * <p>
  * Run: {@code bin/shmemrun -np 4 -cp ... io.jshmem.bench.MoeBench [--modes normal,collective,low-latency]
- * [--tokens 128,512,1024,4096] [--reps N] [--warmup N] [--csv FILE] [moe options: --hidden, --topk, --hot, ...]}.
+ * [--tokens 128,512,1024,4096] [--ll-max-tokens 1024] [--reps N] [--warmup N] [--csv FILE] [moe options: --hidden, --topk, --hot, ...]}.
  */
 public final class MoeBench
 {
@@ -39,6 +39,7 @@ public final class MoeBench
         int reps = 20;
         int warmup = 5;
         String csv = null;
+        int llMax = 1024;
         final List<String> moeArgs = new ArrayList<>();
         for (int i = 0; i < args.length; i++)
         {
@@ -49,6 +50,7 @@ public final class MoeBench
                 case "--reps" -> reps = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--csv" -> csv = args[++i];
+                case "--ll-max-tokens" -> llMax = Integer.parseInt(args[++i]);
                 default -> moeArgs.add(args[i]);
             }
         }
@@ -60,10 +62,15 @@ public final class MoeBench
             {
                 for (final int tokens : tokenCounts)
                 {
+                    if (mode.equals("low-latency") && tokens > llMax)
+                    {
+                        continue; // worst-case buffers and one put per (token, expert): a small-batch mode
+                    }
                     final List<String> a = new ArrayList<>(moeArgs);
                     a.addAll(List.of("--mode", mode, "--tokens", Integer.toString(tokens)));
                     final MoeOptions options = MoeOptions.parse(a.toArray(String[]::new));
-                    out.append(measure(shmem, options, t, reps, warmup));
+                    // at least ~20 000 tokens of warm-up per row, so the JIT has compiled the small sizes too
+                    out.append(measure(shmem, options, t, reps, Math.max(warmup, 20_000 / tokens)));
                 }
             }
             shmem.free(t);
