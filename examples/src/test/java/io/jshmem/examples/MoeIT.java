@@ -1,0 +1,108 @@
+package io.jshmem.examples;
+
+import io.jshmem.launch.ShmemRun;
+import io.jshmem.launch.TestHosts;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The moe example with --verify through the launcher users run: normal mode at 4 PEs, low-latency at 3 (fp8,
+ * a hot expert), the collective formulation at 2, on this host (p2p); normal and low-latency at 2+2 PEs on two
+ * test hosts (root only; whatever inter-node transport SHMEM_TRANSPORT selects). Every PE must report its
+ * tokens verified and PE 0 the job-wide verdict.
+ */
+class MoeIT
+{
+    private static final TestHosts HOSTS = new TestHosts("jsmo", "10.97.0");
+    private static final String[] SMALL = {"--tokens", "128", "--hidden", "256", "--iters", "3", "--verify"};
+
+    @BeforeAll
+    static void up() throws Exception
+    {
+        HOSTS.up(2);
+    }
+
+    @AfterAll
+    static void down() throws Exception
+    {
+        HOSTS.down();
+    }
+
+    private static String runHere(final int n, final String... args) throws InterruptedException
+    {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final List<String> cmd = new ArrayList<>(List.of("-np", Integer.toString(n), "--tag-output", "-cp",
+            System.getProperty("java.class.path"), "-J", "-XX:+UseSerialGC", "-J", "-XX:TieredStopAtLevel=1", "moe"));
+        cmd.addAll(Arrays.asList(args));
+        cmd.addAll(Arrays.asList(SMALL));
+        final PrintStream ps = new PrintStream(out, true, StandardCharsets.UTF_8);
+        final int status = ShmemRun.run(cmd.toArray(String[]::new), ps, ps);
+        final String all = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, status, all);
+        return all;
+    }
+
+    private static void assertVerified(final String out, final int n, final String mode)
+    {
+        for (int r = 0; r < n; r++)
+        {
+            final String want = "[pe " + r + "] pe " + r + "/" + n + ": " + mode + " received ";
+            assertTrue(out.lines().anyMatch(l -> l.startsWith(want) && l.endsWith(", verified")), "PE " + r + ":\n" + out);
+        }
+        assertTrue(out.contains("[pe 0] moe: verify OK on " + n + " PEs"), out);
+        assertTrue(!out.contains("MISMATCH") && !out.contains("FAILED"), out);
+    }
+
+    @Test
+    void normalOnFourPes() throws Exception
+    {
+        assertVerified(runHere(4), 4, "normal");
+    }
+
+    @Test
+    void lowLatencyOnThreePesWithFp8AndAHotExpert() throws Exception
+    {
+        assertVerified(runHere(3, "--mode", "low-latency", "--payload", "fp8", "--hot", "0.5"), 3, "low-latency");
+    }
+
+    @Test
+    void collectiveOnTwoPes() throws Exception
+    {
+        assertVerified(runHere(2, "--mode", "collective", "--topk", "2"), 2, "collective");
+    }
+
+    @Test
+    void normalOnTwoHosts() throws Exception
+    {
+        twoHosts("normal", "--payload", "fp8");
+    }
+
+    @Test
+    void lowLatencyOnTwoHostsWithAHotExpertAndAnInflightLimit() throws Exception
+    {
+        twoHosts("low-latency", "--hot", "0.5", "--inflight", "16");
+    }
+
+    private static void twoHosts(final String mode, final String... extra) throws Exception
+    {
+        final HostJobs jobs = new HostJobs(HOSTS);
+        final List<String> args = new ArrayList<>(List.of("--hosts", HOSTS.host(1) + ":2," + HOSTS.host(2) + ":2", "moe", "--mode", mode));
+        args.addAll(Arrays.asList(extra));
+        args.addAll(Arrays.asList(SMALL));
+        final HostJobs.Job job = jobs.run(args.toArray(String[]::new));
+        assertEquals(0, job.status(), job.output());
+        assertVerified(job.output(), 4, mode);
+        jobs.noHeapFiles(2);
+    }
+}
