@@ -37,6 +37,37 @@ class UcxTransportContractTest extends TransportContractTest
     }
 
     /**
+     * Passive progress: PE 0 sleeps (it never calls UCX) while the others run fetch_adds, gets and puts on
+     * its heap; all of them complete, and their "done" flags are in PE 0's heap before it wakes.
+     */
+    @Test
+    void aPeThatNeverCallsUcxStillServesItsPeers() throws Exception
+    {
+        run(pe ->
+        {
+            if (pe.me() == 0)
+            {
+                Thread.sleep(3000);
+                for (int q = 1; q < pe.n(); q++)
+                {
+                    assertEquals(1L, pe.heap().get(ValueLayout.JAVA_LONG, 512 + 8L * q), "pe " + q + " finished while pe 0 slept");
+                }
+                assertEquals(20L * (pe.n() - 1), pe.heap().get(ValueLayout.JAVA_LONG, 256), "every fetch_add applied");
+                return;
+            }
+            final long[] got = new long[1];
+            for (int i = 0; i < 20; i++)
+            {
+                pe.transport().amo(pe.ctx(), 0, io.jshmem.AtomicOp.FETCH_ADD, 8, 256, 1, 0);
+                pe.transport().get(pe.ctx(), 0, 256, MemorySegment.ofArray(got), false);
+                assertTrue(got[0] >= i + 1, "get saw " + got[0]);
+            }
+            pe.transport().put(pe.ctx(), 0, 512 + 8L * pe.me(), MemorySegment.ofArray(new long[] {1}), false);
+            pe.transport().quiet(pe.ctx());
+        });
+    }
+
+    /**
      * Strangers connect to every TCP port this JVM listens on (UCX's tcp interfaces among them, and the
      * bootstrap's) and send nonsense, then close: UCX drops them and every PE's puts and gets stay exact.
      */
