@@ -104,13 +104,14 @@ public final class UcxTransport implements Transport
         final MemorySegment operand = arena.allocate(8, 8);
         final MemorySegment reply = arena.allocate(8, 8);
         final MemorySegment out = arena.allocate(8, 8);
-        MemorySegment stage = arena.allocate(64 << 10, 64);
+        /** Staging for Java-array sources and destinations, made on first use (most threads never need it). */
+        MemorySegment stage;
 
         MemorySegment stage(final long size)
         {
-            if (stage.byteSize() < size)
+            if (stage == null || stage.byteSize() < size)
             {
-                stage = arena.allocate(Math.max(size, stage.byteSize() * 2), 64);
+                stage = arena.allocate(Math.max(size, stage == null ? 64 << 10 : stage.byteSize() * 2), 64);
             }
             return stage.asSlice(0, size);
         }
