@@ -4,7 +4,6 @@ import io.jshmem.bootstrap.Bootstrap;
 import io.jshmem.heap.HeapFile;
 import io.jshmem.transport.proxy.ProxyTransport;
 
-import io.jshmem.JobFailedException;
 
 import org.junit.jupiter.api.Test;
 
@@ -13,9 +12,6 @@ import java.lang.foreign.ValueLayout;
 import java.util.function.IntUnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The transport contract on the proxy transport: every pair over loopback TCP through the proxy
@@ -65,33 +61,7 @@ class ProxyTransportContractTest extends TransportContractTest
     @Test
     void aLostPeerFailsEveryWaitNamingItWithinSeconds() throws Exception
     {
-        run(pe ->
-        {
-            final int victim = pe.n() - 1;
-            if (pe.me() == victim)
-            {
-                pe.transport().close(); // its connections drop, as when the process dies
-                final long deadline = System.nanoTime() + 10_000_000_000L;
-                while (pe.bootstrap().failure() == null && System.nanoTime() < deadline)
-                {
-                    Thread.sleep(10);
-                }
-                assertNotNull(pe.bootstrap().failure(), "the job failed");
-                return;
-            }
-            final long start = System.nanoTime();
-            final JobFailedException ex = assertThrows(JobFailedException.class, () ->
-            {
-                final long[] one = new long[1];
-                while (true)
-                {
-                    pe.transport().get(pe.ctx(), victim, 0, MemorySegment.ofArray(one), false);
-                }
-            });
-            final long ms = (System.nanoTime() - start) / 1_000_000;
-            assertTrue(ms < 5000, "failed after " + ms + " ms");
-            assertTrue(String.valueOf(ex.getMessage()).contains("pe " + victim), ex::getMessage);
-        });
+        lostPeerFailsEveryWaitNamingIt();
     }
 
     static ProxyTransport.Settings settings()

@@ -27,6 +27,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntUnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -187,6 +189,53 @@ abstract class TransportContractTest
                 self.close();
             }
         }
+    }
+
+    /**
+     * For remote transports: the last PE closes its transport (its connections drop, as when its process
+     * dies) once every other PE is past the bootstrap barrier; every other PE's blocking get to it throws
+     * {@link JobFailedException} naming it within 5 s, and the job's failure is reported.
+     */
+    void lostPeerFailsEveryWaitNamingIt() throws Exception
+    {
+        run(pe ->
+        {
+            final int victim = pe.n() - 1;
+            if (pe.me() == victim)
+            {
+                // every other PE is past the bootstrap barrier once its flag is here (a failure reported while a
+                // PE still waits in that barrier would fail the barrier, not the transport's wait under test)
+                for (int q = 0; q < victim; q++)
+                {
+                    while (pe.heap().get(ValueLayout.JAVA_LONG_UNALIGNED, 8L * q) == 0)
+                    {
+                        Thread.onSpinWait();
+                    }
+                }
+                pe.transport().close(); // its endpoints drop, as when the process dies
+                final long deadline = System.nanoTime() + 10_000_000_000L;
+                while (pe.bootstrap().failure() == null && System.nanoTime() < deadline)
+                {
+                    Thread.sleep(10);
+                }
+                assertNotNull(pe.bootstrap().failure(), "the job failed");
+                return;
+            }
+            pe.transport().put(pe.ctx(), victim, 8L * pe.me(), MemorySegment.ofArray(new long[] {1}), false);
+            pe.transport().quiet(pe.ctx());
+            final long start = System.nanoTime();
+            final JobFailedException ex = assertThrows(JobFailedException.class, () ->
+            {
+                final long[] one = new long[1];
+                while (true)
+                {
+                    pe.transport().get(pe.ctx(), victim, 0, MemorySegment.ofArray(one), false);
+                }
+            });
+            final long ms = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(ms < 5000, "failed after " + ms + " ms");
+            assertTrue(String.valueOf(ex.getMessage()).contains("pe " + victim), ex::getMessage);
+        });
     }
 
     // ------------------------------------------------------------------ the contract
