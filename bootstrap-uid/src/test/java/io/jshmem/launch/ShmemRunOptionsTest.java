@@ -41,6 +41,14 @@ class ShmemRunOptionsTest
     }
 
     @Test
+    void jfrTakesADirectory() throws UsageException
+    {
+        assertEquals("/tmp/rec", parse("-np", "2", "--jfr", "/tmp/rec", "ring").jfrDir);
+        assertEquals(null, parse("-np", "2", "ring").jfrDir);
+        assertContains(usageError("-np", "2", "--jfr"), "--jfr");
+    }
+
+    @Test
     void hostsWithSlotsAndDefaults() throws UsageException
     {
         final ShmemRunOptions o = parse("-np", "4", "--hosts", "h1:2,h2:2", "--agent", "bin/test-hosts exec {host}", "ring");
