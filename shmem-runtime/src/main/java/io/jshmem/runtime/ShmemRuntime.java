@@ -137,7 +137,16 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             // steps 4-6: the transports of SHMEM_TRANSPORT, their endpoints, the reachability map, connections
             transports = TransportSet.open(new TransportSetup(bootstrap, heap, dir, config, waitIdle::idle, System.err::println), configured);
             final ReachabilityMap map = transports.map();
-            waitIdle.progressWith(transports.waitProgress());
+            final Runnable waitProgress = transports.waitProgress();
+            if (waitProgress != null && remoteWaits && transports.waitsServeEveryRemote())
+            {
+                // no proxy thread needs this node's cores: waiters poll the network as long as a one-node job's poll memory
+                waitIdle.progressWith(waitProgress, waitSpins(config, bootstrap, false), waitYields(config, bootstrap, false));
+            }
+            else
+            {
+                waitIdle.progressWith(waitProgress);
+            }
             if (bootstrap.rank() == 0 && config.isSet(ShmemOptions.INFO))
             {
                 for (final String line : transports.describe())

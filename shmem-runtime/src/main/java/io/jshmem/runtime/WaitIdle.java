@@ -22,15 +22,20 @@ final class WaitIdle
 
     private final Bootstrap bootstrap;
     private final String prefix;
-    private final int spins;
-    private final int spinsAndYields;
-    private final boolean parks;
+    private int spins;
+    private int spinsAndYields;
+    private boolean parks;
     private volatile Runnable progress;
 
     WaitIdle(final Bootstrap bootstrap, final String prefix, final int spins, final int yields)
     {
         this.bootstrap = bootstrap;
         this.prefix = prefix;
+        tune(spins, yields);
+    }
+
+    private void tune(final int spins, final int yields)
+    {
         this.spins = spins;
         this.spinsAndYields = (int)Math.min(Integer.MAX_VALUE, (long)spins + Math.max(0, yields));
         this.parks = yields >= 0;
@@ -43,6 +48,17 @@ final class WaitIdle
      */
     void progressWith(final Runnable progress)
     {
+        this.progress = progress;
+    }
+
+    /**
+     * Makes every poll before the parks run {@code progress} and sets new spin and yield counts (the wait a job
+     * whose remote transports are all served by its waiters' progress calls wants: that of a one-node job,
+     * since nothing else needs the core). Called once at init, before any wait of the program.
+     */
+    void progressWith(final Runnable progress, final int spins, final int yields)
+    {
+        tune(spins, yields);
         this.progress = progress;
     }
 

@@ -475,6 +475,16 @@ public final class TransportSet implements AutoCloseable
         };
     }
 
+    /**
+     * @return whether every open remote transport serves its peers in this PE's progress calls
+     *         ({@link Transport.Capability#PROGRESS_FROM_WAITS}): no proxy thread needs a core while the PE waits.
+     */
+    public boolean waitsServeEveryRemote()
+    {
+        return Arrays.stream(listed).filter(t -> t != null && t != p2p)
+            .allMatch(t -> t.capabilities().contains(Transport.Capability.PROGRESS_FROM_WAITS));
+    }
+
     /** Completes every live context's operations on every used transport (barrier_all, finalize). */
     public void quietAll()
     {
