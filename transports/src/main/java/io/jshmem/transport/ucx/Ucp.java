@@ -43,6 +43,16 @@ final class Ucp
     static final long FEATURE_AMO32 = 4;
     static final long FEATURE_AMO64 = 8;
     static final long FEATURE_WAKEUP = 16;
+    static final long FEATURE_AM = 64;
+
+    // ucp_am_handler_param_t
+    static final long AM_HANDLER_PARAM_SIZE = 32;
+    static final long AM_HANDLER_PARAM_ID = 8;
+    static final long AM_HANDLER_PARAM_CB = 16;
+    static final long AM_HANDLER_PARAM_ARG = 24;
+    static final long AM_HANDLER_PARAM_FIELD_ID = 1;
+    static final long AM_HANDLER_PARAM_FIELD_CB = 4;
+    static final long AM_HANDLER_PARAM_FIELD_ARG = 8;
 
     // ucp_worker_params_t
     static final long WORKER_PARAMS_SIZE = 200;
@@ -137,6 +147,8 @@ final class Ucp
     final MethodHandle statusString;
     final MethodHandle poll;
     final MethodHandle prctl;
+    final MethodHandle workerSetAmRecvHandler;
+    final MethodHandle amSendNbx;
 
     /** The error handler's native signature: {@code void (*)(void *arg, ucp_ep_h ep, ucs_status_t status)}. */
     static final FunctionDescriptor ERR_HANDLER = FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT);
@@ -184,6 +196,9 @@ final class Ucp
         requestFree = handle(ucp, "ucp_request_free", FunctionDescriptor.ofVoid(ADDRESS));
         statusString = handle(ucp, "ucs_status_string", FunctionDescriptor.of(ADDRESS, JAVA_INT));
         poll = handle(libc, "poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+        workerSetAmRecvHandler = handle(ucp, "ucp_worker_set_am_recv_handler", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        amSendNbx = handle(ucp, "ucp_am_send_nbx",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS));
         prctl = handle(libc, "prctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     }
 
@@ -302,6 +317,25 @@ final class Ucp
     static int errorOf(final MemorySegment ptr)
     {
         return (int)ptr.address();
+    }
+
+    /**
+     * The active-message handler's native signature: {@code ucs_status_t (*)(void *arg, const void *header,
+     * size_t header_length, void *data, size_t length, const ucp_am_recv_param_t *param)}.
+     */
+    static final FunctionDescriptor AM_HANDLER = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS);
+
+    /** @return an upcall stub calling {@code target} (see {@link #AM_HANDLER}), alive as long as the arena. */
+    static MemorySegment amHandler(final MethodHandle target, final Arena arena)
+    {
+        return LINKER.upcallStub(target, AM_HANDLER, arena);
+    }
+
+    /** @return the method type an active-message handler target must have. */
+    static MethodType amHandlerType()
+    {
+        return MethodType.methodType(int.class, MemorySegment.class, MemorySegment.class, long.class, MemorySegment.class, long.class,
+            MemorySegment.class);
     }
 
     /** @return an upcall stub calling {@code target} with UCX's error-handler signature, alive as long as the arena. */

@@ -63,6 +63,9 @@ public final class UcxTransport implements Transport
     }
 
     private static final int POLLIN = 1;
+    /** The active message that carries a signal update: header {offset, value, op}, no data. */
+    private static final int SIGNAL_AM = 0x6a73;
+    private static final long SIGNAL_HEADER = 24;
     private static final long STAGE_CHUNK = 4L << 20;
 
     private final Ucp u;
@@ -104,6 +107,11 @@ public final class UcxTransport implements Transport
         final MemorySegment operand = arena.allocate(8, 8);
         final MemorySegment reply = arena.allocate(8, 8);
         final MemorySegment out = arena.allocate(8, 8);
+        final MemorySegment header = arena.allocate(SIGNAL_HEADER, 8);
+        /** PEs this thread put to or updated through UCX's RMA/AMO path since its last quiet (ordering for signals). */
+        final boolean[] dirty = new boolean[n];
+        /** Whether this thread sent a signal as an active message since its last quiet (a fence must then flush). */
+        boolean amSent;
         /** Staging for Java-array sources and destinations, made on first use (most threads never need it). */
         MemorySegment stage;
 
@@ -169,7 +177,7 @@ public final class UcxTransport implements Transport
                     "ucp_config_modify(ATOMIC_MODE=cpu)");
                 final MemorySegment params = arena.allocate(Ucp.PARAMS_SIZE, 8);
                 params.set(JAVA_LONG, 0, Ucp.PARAM_FIELD_FEATURES);
-                params.set(JAVA_LONG, Ucp.PARAMS_FEATURES, Ucp.FEATURE_RMA | Ucp.FEATURE_AMO32 | Ucp.FEATURE_AMO64 | Ucp.FEATURE_WAKEUP);
+                params.set(JAVA_LONG, Ucp.PARAMS_FEATURES, Ucp.FEATURE_RMA | Ucp.FEATURE_AMO32 | Ucp.FEATURE_AMO64 | Ucp.FEATURE_WAKEUP | Ucp.FEATURE_AM);
                 check((int)u.initVersion.invokeExact(Ucp.API_MAJOR, Ucp.API_MINOR, params, config, out), "ucp_init");
                 ctx = out.get(ADDRESS, 0);
             }
@@ -199,8 +207,16 @@ public final class UcxTransport implements Transport
                 .putLong(heap.address()).putInt(address.length).put(address).putInt(rkey.length).put(rkey).array();
             check((int)u.workerGetEfd.invokeExact(wrk, out), "ucp_worker_get_efd");
             efd = out.get(JAVA_INT, 0);
-            final MethodHandle onError = java.lang.invoke.MethodHandles.lookup().findVirtual(UcxTransport.class, "onEndpointError", Ucp.errorHandlerType()).bindTo(this);
+            final java.lang.invoke.MethodHandles.Lookup lookup = java.lang.invoke.MethodHandles.lookup();
+            final MethodHandle onError = lookup.findVirtual(UcxTransport.class, "onEndpointError", Ucp.errorHandlerType()).bindTo(this);
             errorHandler = Ucp.errorHandler(onError, arena);
+            final MethodHandle onSignal = lookup.findVirtual(UcxTransport.class, "onSignal", Ucp.amHandlerType()).bindTo(this);
+            final MemorySegment hp = arena.allocate(Ucp.AM_HANDLER_PARAM_SIZE, 8);
+            hp.set(JAVA_LONG, 0, Ucp.AM_HANDLER_PARAM_FIELD_ID | Ucp.AM_HANDLER_PARAM_FIELD_CB | Ucp.AM_HANDLER_PARAM_FIELD_ARG);
+            hp.set(JAVA_INT, Ucp.AM_HANDLER_PARAM_ID, SIGNAL_AM);
+            hp.set(ADDRESS, Ucp.AM_HANDLER_PARAM_CB, Ucp.amHandler(onSignal, arena));
+            hp.set(ADDRESS, Ucp.AM_HANDLER_PARAM_ARG, MemorySegment.NULL);
+            check((int)u.workerSetAmRecvHandler.invokeExact(wrk, hp), "ucp_worker_set_am_recv_handler");
         }
         catch (final ShmemInitException ex)
         {
@@ -399,6 +415,7 @@ public final class UcxTransport implements Transport
         final MemorySegment p = s.param;
         p.set(JAVA_INT, 0, 0);
         final MemorySegment req = rma(u.putNbx, ep, src, src.byteSize(), remoteBase[pe] + offset, rkeys[pe], p);
+        s.dirty[pe] = true;
         complete(req, pe, "put to", nbi);
     }
 
@@ -432,8 +449,67 @@ public final class UcxTransport implements Transport
             put(ctx, pe, offset, src, nbi);
             fence(ctx); // the data before the signal
         }
-        amo(ctx, pe, op == SignalOp.ADD ? AtomicOp.ADD : AtomicOp.SET, 8, sigOffset, signal, 0);
+        final Scratch s = scratch.get();
+        if (s.dirty[pe])
+        {
+            // puts or atomics of this thread to pe may be in flight: UCX orders the signal after them (the fence
+            // above, or the caller's) only on its RMA/AMO path
+            amo(ctx, pe, op == SignalOp.ADD ? AtomicOp.ADD : AtomicOp.SET, 8, sigOffset, signal, 0);
+            return;
+        }
+        // nothing of ours in flight to pe: one active message, applied by pe's handler with a CPU atomic
+        // (UCX's software RMA over tcp costs a second message; measured in docs/transports.md)
+        final MemorySegment ep = endpointOf(pe);
+        final MemorySegment h = s.header;
+        h.set(JAVA_LONG, 0, sigOffset);
+        h.set(JAVA_LONG, 8, signal);
+        h.set(JAVA_LONG, 16, op.ordinal());
+        s.param.set(JAVA_INT, 0, 0);
+        final MemorySegment req;
+        try
+        {
+            req = (MemorySegment)u.amSendNbx.invokeExact(ep, SIGNAL_AM, h, SIGNAL_HEADER, MemorySegment.NULL, 0L, s.param);
+        }
+        catch (final Throwable t)
+        {
+            throw failed(pe, "signal to", t);
+        }
+        s.amSent = true;
+        complete(req, pe, "signal to", false); // the header is this thread's: reusable once UCX has it
     }
+
+    /**
+     * Upcall from UCX (in whichever thread progressed the worker): a peer's signal. Applies it with the CPU atomic
+     * p2p peers use on the same word. Never throws.
+     */
+    @SuppressWarnings("unused")
+    private int onSignal(final MemorySegment arg, final MemorySegment header, final long headerLength, final MemorySegment data,
+        final long length, final MemorySegment param)
+    {
+        try
+        {
+            if (headerLength == SIGNAL_HEADER)
+            {
+                final MemorySegment h = header.reinterpret(SIGNAL_HEADER);
+                final long offset = h.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+                final long value = h.get(ValueLayout.JAVA_LONG_UNALIGNED, 8);
+                final long op = h.get(ValueLayout.JAVA_LONG_UNALIGNED, 16);
+                if (offset >= 0 && offset <= heap.byteSize() - 8 && (offset & 7) == 0 && op >= 0 && op < SIGNAL_OPS.length)
+                {
+                    HeapAtomics.signal(heap, offset, value, SIGNAL_OPS[(int)op]);
+                    return Ucp.UCS_OK;
+                }
+            }
+            settings.log().accept(prefix + "ucx: dropped a malformed signal message (" + headerLength + "-byte header)");
+        }
+        catch (final Throwable t)
+        {
+            // an upcall must not throw
+        }
+        return Ucp.UCS_OK;
+    }
+
+    private static final SignalOp[] SIGNAL_OPS = SignalOp.values();
 
     // ------------------------------------------------------------------ atomics
 
@@ -499,8 +575,13 @@ public final class UcxTransport implements Transport
         }
         if (op == AtomicOp.SET)
         {
+            s.dirty[pe] = true;
             complete(req, pe, "atomic set on", true); // the sink stays valid; completion at quiet
             return 0;
+        }
+        if (reply == null)
+        {
+            s.dirty[pe] = true; // a posted atomic completes at the target later
         }
         // the operand (and reply) buffer is this thread's: the call completes before it is reused
         complete(req, pe, "atomic on", false);
@@ -527,6 +608,12 @@ public final class UcxTransport implements Transport
     @Override
     public void fence(final TransportContext ctx)
     {
+        final Scratch s = scratch.get();
+        if (s.amSent)
+        {
+            flushWorker(); // UCX's fence orders RMA and atomics, not active messages: complete the signals sent
+            return;
+        }
         try
         {
             final int status = (int)u.workerFence.invokeExact(worker);
@@ -566,6 +653,8 @@ public final class UcxTransport implements Transport
         final Scratch s = scratch.get();
         s.param.set(JAVA_INT, 0, 0);
         complete(call(u.workerFlushNbx, worker, s.param), -1, "quiet of", false);
+        java.util.Arrays.fill(s.dirty, false);
+        s.amSent = false;
     }
 
     @Override
@@ -576,6 +665,7 @@ public final class UcxTransport implements Transport
             final Scratch s = scratch.get();
             s.param.set(JAVA_INT, 0, 0);
             complete(call(u.epFlushNbx, eps[pe], s.param), pe, "pe_quiet of", false);
+            s.dirty[pe] = false;
         }
     }
 
