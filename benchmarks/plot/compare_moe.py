@@ -94,6 +94,8 @@ def main():
     with open(a.out + "/moe.md", "w") as f:
         f.write(text)
     print(text)
+    if not any((k[0], k[1]) in SERIES for k in pooled):
+        return  # a flow-control run: table only
     try:
         import matplotlib
         matplotlib.use("Agg")
