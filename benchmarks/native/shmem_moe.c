@@ -8,7 +8,9 @@
  * the slowest PE's time per step, median and p99 over --reps steps after --warmup) and the same CSV:
  *  - normal (impl oshmem): the counts as one epoch-tagged word per source (shmem_long_atomic_set; two banks
  *    by epoch parity), then per destination one shmem_putmem of its packed tokens into a per-source region,
- *    shmem_fence and an atomic set of the epoch as the signal (OpenSHMEM 1.4 has no put_signal); combine
+ *    shmem_fence and an atomic set of the epoch as the signal (OpenSHMEM 1.4 has no put_signal); where
+ *    shmem_ptr reaches the destination, the tokens are packed straight into its region instead (as in
+ *    Java), then a release fence and the signal; combine
  *    returns one weighted bf16 vector per (token, PE) the same way and the source sums them (float, PE
  *    ascending, rounded to bf16);
  *  - alltoallv (impl mpi): MPI_Alltoall of the counts, then MPI_Alltoallv of exactly the packed bytes, and
@@ -48,6 +50,7 @@ static int *idx;
 static float *wgt;
 static uint16_t *src; /* T x H bf16 */
 static char *staging; /* n x T x msg */
+static char **direct;  /* per destination PE: its region for this PE's tokens when shmem_ptr reaches it, else NULL */
 static char *comb_send; /* n x T x comb */
 static int *send_count, *slot_of, *recv_count;
 static long *recv_base, *comb_base;
@@ -145,7 +148,7 @@ static void pack(void)
             }
             const int slot = send_count[p]++;
             slot_of[t * n + p] = slot;
-            char *m = staging + ((long)p * T + slot) * msg;
+            char *m = direct[p] ? direct[p] + (long)slot * msg : staging + ((long)p * T + slot) * msg;
             int32_t head[2] = {t, 0};
             memcpy(m, head, 8);
             memcpy(m + 8, &idx[t * K], 4L * K);
@@ -166,7 +169,12 @@ static void dispatch_normal(long epoch)
     for (int i = 0; i < n; i++)
     {
         const int p = (me + 1 + i) % n;
-        if (send_count[p] > 0)
+        if (send_count[p] > 0 && direct[p])
+        {
+            __atomic_thread_fence(__ATOMIC_RELEASE); /* the stores of pack() before the signal */
+            shmem_long_atomic_set(&sig[2 * n + me], epoch, p);
+        }
+        else if (send_count[p] > 0)
         {
             shmem_putmem(recv_buf + (long)me * T * msg, staging + (long)p * T * msg, (size_t)send_count[p] * msg, p);
             shmem_fence();
@@ -558,6 +566,21 @@ int main(int argc, char **argv)
                 shmem_global_exit(2);
             }
             route();
+            direct = calloc(n, sizeof(char *));
+            for (int p = 0; p < n && m == 0; p++)
+            {
+                char *peer = shmem_ptr(recv_buf, p);
+                direct[p] = peer ? peer + (long)me * T * msg : NULL;
+            }
+            if (me == 0 && m == 0 && j == 0)
+            {
+                int reach = 0;
+                for (int p = 0; p < n; p++)
+                {
+                    reach += direct[p] != NULL;
+                }
+                fprintf(stderr, "# shmem_moe: shmem_ptr reaches %d of %d PEs (packed in place there)\n", reach, n);
+            }
             shmem_barrier_all();
             measure(out, m == 1);
             if (file)
@@ -573,7 +596,7 @@ int main(int argc, char **argv)
             shmem_free(recv_buf);
             shmem_free(comb_recv);
             free(idx), free(wgt), free(src), free(staging), free(comb_send), free(send_count), free(recv_count);
-            free(slot_of), free(recv_base), free(comb_base), free(combined);
+            free(slot_of), free(recv_base), free(comb_base), free(combined), free(direct);
         }
     }
     int total = 0;

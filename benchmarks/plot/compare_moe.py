@@ -17,6 +17,13 @@ LABEL = {("jshmem", "normal"): "jshmem normal", ("oshmem", "normal"): "OSHMEM no
          ("jshmem", "low-latency"): "jshmem low-latency"}
 
 
+def flow_order(label):
+    """Sorts 'window=64K;inflight=0' labels by window bytes, then in-flight limit."""
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    w, f = label.replace("window=", "").split(";inflight=")
+    return (int(w[:-1]) * units[w[-1].upper()] if w[-1].upper() in units else int(w), int(f))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -56,13 +63,30 @@ def main():
                     cells.append("%.0f (%.0f)" % (v[0], v[1]) if v else "–")
                 j = pooled.get(("jshmem", "normal", p, t, phase))
                 o = pooled.get(("oshmem", "normal", p, t, phase))
-                if not j and all(c == "–" for c in cells):
+                if all(c == "–" for c in cells):
                     continue
                 gbps = j[2] / j[0] / 1e3 if j else None
                 lines.append("| %d | %d | %s | %s | %s | %s | %s |" % (
                     p, t, phase, " | ".join(cells), "%.2f" % gbps if gbps else "–",
                     "%.2f" % (o[0] / j[0]) if j and o else "–",
                     "%.0f" % (100 * gbps / copy_gbps[p]) if gbps and copy_gbps.get(p) else "–"))
+    flow = sorted({k[1] for k in pooled if "/" in k[1]})
+    if flow:
+        labels = sorted({m.split("/", 1)[1] for m in flow}, key=flow_order)
+        lines += ["", "Flow control (MODE/window=SHMEM_PROXY_WINDOW;inflight=--inflight, median (p99) µs, slowest PE):", "",
+                  "| window, inflight | PEs | tokens | low-latency dispatch | low-latency combine | normal dispatch | normal combine |",
+                  "|---|---|---|---|---|---|---|"]
+        for lab in labels:
+            for p in pes:
+                for t in tokens:
+                    cells = []
+                    for mode in ("low-latency", "normal"):
+                        for phase in ("dispatch", "combine"):
+                            v = pooled.get(("jshmem", mode + "/" + lab, p, t, phase))
+                            cells.append("%.0f (%.0f)" % (v[0], v[1]) if v else "–")
+                    if any(c != "–" for c in cells):
+                        lines.append("| %s | %d | %d | %s |" % (lab.replace("window=", "").replace(";inflight=", ", "), p, t,
+                                                              " | ".join(cells)))
     if copy_gbps:
         lines += ["", "memcpy (one thread, the dispatch's bytes): " +
                   ", ".join("%d PEs %.2f GB/s" % (p, g) for p, g in sorted(copy_gbps.items()))]
@@ -70,6 +94,8 @@ def main():
     with open(a.out + "/moe.md", "w") as f:
         f.write(text)
     print(text)
+    if not any((k[0], k[1]) in SERIES for k in pooled):
+        return  # a flow-control run: table only
     try:
         import matplotlib
         matplotlib.use("Agg")

@@ -24,7 +24,7 @@ import java.util.Locale;
  * benchmarks/native/shmem_moe.c is the same algorithm over OSHMEM and MPI_Alltoallv (same CSV).
  * <p>
  * Run: {@code bin/shmemrun -np 4 -cp ... io.jshmem.bench.MoeBench [--modes normal,collective,low-latency]
- * [--tokens 128,512,1024,4096] [--ll-max-tokens 1024] [--reps N] [--warmup N] [--csv FILE] [moe options: --hidden, --topk, --hot, ...]}.
+ * [--tokens 128,512,1024,4096] [--ll-max-tokens 1024] [--label TEXT (CSV mode column: MODE/TEXT)] [--reps N] [--warmup N] [--csv FILE] [moe options: --hidden, --topk, --hot, ...]}.
  */
 public final class MoeBench
 {
@@ -40,6 +40,7 @@ public final class MoeBench
         int warmup = 5;
         String csv = null;
         int llMax = 1024;
+        String label = "";
         final List<String> moeArgs = new ArrayList<>();
         for (int i = 0; i < args.length; i++)
         {
@@ -51,6 +52,14 @@ public final class MoeBench
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--csv" -> csv = args[++i];
                 case "--ll-max-tokens" -> llMax = Integer.parseInt(args[++i]);
+                case "--label" ->
+                {
+                    label = "/" + args[++i];
+                    if (label.contains(",") || label.contains("\n"))
+                    {
+                        throw new IllegalArgumentException("MoeBench: --label " + args[i] + " would break the CSV (no commas)");
+                    }
+                }
                 default -> moeArgs.add(args[i]);
             }
         }
@@ -70,7 +79,7 @@ public final class MoeBench
                     a.addAll(List.of("--mode", mode, "--tokens", Integer.toString(tokens)));
                     final MoeOptions options = MoeOptions.parse(a.toArray(String[]::new));
                     // at least ~20 000 tokens of warm-up per row, so the JIT has compiled the small sizes too
-                    out.append(measure(shmem, options, t, reps, Math.max(warmup, 20_000 / tokens)));
+                    out.append(measure(shmem, options, label, t, reps, Math.max(warmup, 20_000 / tokens)));
                 }
             }
             shmem.free(t);
@@ -85,7 +94,7 @@ public final class MoeBench
         }
     }
 
-    private static String measure(final Shmem shmem, final MoeOptions options, final SymmetricDoubles t, final int reps,
+    private static String measure(final Shmem shmem, final MoeOptions options, final String label, final SymmetricDoubles t, final int reps,
         final int warmup)
     {
         final double[] dispatch = new double[reps];
@@ -121,16 +130,17 @@ public final class MoeBench
                 }
             }
         }
-        return row(shmem, options, "dispatch", dispatch, dispatchBytes) + row(shmem, options, "combine", combine, combineBytes);
+        return row(shmem, options, label, "dispatch", dispatch, dispatchBytes) + row(shmem, options, label, "combine", combine, combineBytes);
     }
 
-    private static String row(final Shmem shmem, final MoeOptions o, final String phase, final double[] us, final double bytes)
+    private static String row(final Shmem shmem, final MoeOptions o, final String label, final String phase, final double[] us,
+        final double bytes)
     {
         final double[] s = us.clone();
         Arrays.sort(s);
         final double median = s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
         final double p99 = s[Math.min(s.length - 1, (int)Math.ceil(0.99 * s.length) - 1)];
-        return String.format(Locale.ROOT, "jshmem,%s,%d,%d,%d,%s,%s,%.1f,%.1f,%.0f,%.3f%n", o.mode().label(), shmem.nPes(),
+        return String.format(Locale.ROOT, "jshmem,%s,%d,%d,%d,%s,%s,%.1f,%.1f,%.0f,%.3f%n", o.mode().label() + label, shmem.nPes(),
             o.tokens(), o.hidden(), o.payload().name().toLowerCase(Locale.ROOT), phase, median, p99, bytes, bytes / median / 1e3);
     }
 }

@@ -32,6 +32,12 @@ final class CollectiveExchange extends NormalExchange
     }
 
     @Override
+    protected boolean packDirect()
+    {
+        return false; // the collective formulation moves everything through the alltoall
+    }
+
+    @Override
     protected void transferDispatch(final long epoch)
     {
         long localMax = 0;

@@ -13,7 +13,9 @@ import java.util.Arrays;
 /**
  * Normal mode (DeepEP's high-throughput kernels): each token goes once to every PE owning one of its
  * experts. Counts travel first (one signal word per source, tagged with the epoch), then one bulk
- * put-with-signal per destination into a per-source region sized for the worst case (every token).
+ * put-with-signal per destination into a per-source region sized for the worst case (every token); a
+ * destination mapped here ({@link Shmem#ptr}, same host) gets the tokens written straight into that
+ * region while packing, and only the signal.
  * Combine returns, per (token, PE), the PE's experts' outputs summed with the token's weights, again one
  * bulk put-with-signal per PE, and the source adds them.
  * <p>
@@ -55,6 +57,8 @@ class NormalExchange extends ExpertExchange
     private final int[][] expertTokens;
     private final int[] expertCount;
     private Tokens.Routing[] routes;
+    /** Per destination PE: its region for this PE's tokens when it is reachable by load/store (p2p), else null. */
+    private MemorySegment[] direct;
 
     NormalExchange(final Shmem shmem, final MoeOptions options, final Tokens tokens)
     {
@@ -90,9 +94,31 @@ class NormalExchange extends ExpertExchange
         layout();
     }
 
-    /** Sorts this PE's tokens by destination PE into the staging buffers, once per PE. */
+    /**
+     * @return true to write tokens straight into the regions of load/store-reachable PEs while packing (the
+     *         p2p path of DeepEP's NVLink kernels: one copy instead of staging plus put); false to stage all.
+     */
+    protected boolean packDirect()
+    {
+        return true;
+    }
+
+    /**
+     * Sorts this PE's tokens by destination PE, once per PE: into the destination's own region when it is
+     * mapped here (a region is rewritten only after its reader answered the previous step's combine), else
+     * into the staging buffer for a bulk put.
+     */
     private void pack()
     {
+        if (direct == null)
+        {
+            direct = new MemorySegment[npes];
+            for (int p = 0; p < npes && packDirect(); p++)
+            {
+                final MemorySegment peer = shmem.ptr(recv, p);
+                direct[p] = peer == null ? null : peer.asSlice((long)me * tokensPerPe * msgBytes, (long)tokensPerPe * msgBytes);
+            }
+        }
         Arrays.fill(sendCount, 0);
         Arrays.fill(slotOf, -1);
         final int[] idx = routing.idx();
@@ -109,7 +135,8 @@ class NormalExchange extends ExpertExchange
                 }
                 final int slot = sendCount[p]++;
                 slotOf[t * npes + p] = slot;
-                final MemorySegment m = MemorySegment.ofArray(staging[p]).asSlice((long)slot * msgBytes, msgBytes);
+                final MemorySegment m = (direct[p] != null ? direct[p] : MemorySegment.ofArray(staging[p]))
+                    .asSlice((long)slot * msgBytes, msgBytes);
                 m.set(I32, 0, t);
                 m.set(I32, 4, 0);
                 for (int j = 0; j < topk; j++)
@@ -134,7 +161,11 @@ class NormalExchange extends ExpertExchange
         for (int i = 0; i < npes; i++)
         {
             final int p = peer(i);
-            if (sendCount[p] > 0)
+            if (sendCount[p] > 0 && direct[p] != null)
+            {
+                shmem.signalSet(sig, 2L * npes + me, epoch, p); // an atomic: ordered after the stores of pack()
+            }
+            else if (sendCount[p] > 0)
             {
                 shmem.putSignal(recv, (long)me * tokensPerPe * msgBytes, staging[p], 0, sendCount[p] * msgBytes, sig,
                     2L * npes + me, epoch, SignalOp.SET, p);
