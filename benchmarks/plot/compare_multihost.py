@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Joins RemoteBench (jshmem) and shmem_remote (Open MPI OSHMEM) CSVs into one Markdown table.
+"""Joins RemoteBench (jshmem, one column per transport) and shmem_remote (Open MPI OSHMEM) CSVs into one Markdown table.
 
 Every run's CSV has the columns benchmark,size,unit,median,min,max,values (values ';'-separated). Row
 names may hold commas ("barrier_all, 2 PEs"), so a line is split from the right. The repetitions of all
@@ -7,7 +7,13 @@ runs of one side are pooled: the table shows their median, min and max, and jshm
 medians, read by the unit: for us (time) above 1 means jshmem is slower, for M/s and MB/s (rates)
 above 1 means jshmem is faster.
 
-Usage: compare_multihost.py --jshmem A.csv ... --native B.csv ... [--header TEXT]... [--note TEXT]... [--md OUT]
+With several jshmem transports (--side NAME A.csv ..., once per transport) each gets a column and a ratio,
+and a last column gives the best jshmem transport's ratio per row. --floor C.csv ... adds what the network
+itself does between the same hosts (plain TCP, ucx_perftest), measured in the same run, as a table below,
+and the best 1 MiB put bandwidth as a fraction of the TCP stream.
+
+Usage: compare_multihost.py [--jshmem A.csv ... | --side NAME A.csv ...]... --native B.csv ... [--floor C.csv ...]
+                            [--header TEXT]... [--note TEXT]... [--md OUT]
 """
 import argparse
 import statistics
@@ -38,37 +44,68 @@ def fmt(x):
     return f"{x:.3g}" if abs(x) < 100 else f"{x:.0f}"
 
 
+def ratio_text(r, unit):
+    faster = (r < 1) if unit == "us" else (r > 1)
+    times = r if r > 1 else 1 / r
+    return f"{r:.3g} ({times:.3g}x {'faster' if faster else 'slower'})"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--jshmem", nargs="*", default=[])
+    ap.add_argument("--side", nargs="+", action="append", default=[], metavar=("NAME", "CSV"))
     ap.add_argument("--native", nargs="*", default=[])
+    ap.add_argument("--floor", nargs="*", default=[])
     ap.add_argument("--header", action="append", default=[])
     ap.add_argument("--note", action="append", default=[])
-    ap.add_argument("--title", default="jshmem (proxy transport) vs Open MPI OSHMEM (UCX tcp), two test hosts")
+    ap.add_argument("--title", default="jshmem vs Open MPI OSHMEM (UCX tcp), two test hosts")
     ap.add_argument("--md")
     a = ap.parse_args()
-    j = read(a.jshmem)
+    sides = [("jshmem", a.jshmem)] if a.jshmem else []
+    sides += [(s[0], s[1:]) for s in a.side]
+    data = [(name, read(paths)) for name, paths in sides]
     n = read(a.native)
-    keys = list(j) + [k for k in n if k not in j]
+    keys = []
+    for _, rows in data:
+        keys += [k for k in rows if k not in keys]
+    keys += [k for k in n if k not in keys]
+    several = len(data) > 1
     out = [f"### {a.title}", ""]
     out += [f"- {h}" for h in a.header]
-    out += ["", "| row | unit | jshmem median (min–max) | OSHMEM median (min–max) | jshmem / OSHMEM |",
-            "|---|---|---:|---:|---:|"]
+    head = "| row | unit | " + " | ".join(f"jshmem {name} median (min–max)" for name, _ in data) + " | OSHMEM median (min–max) | "
+    head += " | ".join(f"{name} / OSHMEM" for name, _ in data)
+    if several:
+        head += " | best jshmem / OSHMEM"
+    out += ["", head + " |", "|---|---|" + "---:|" * (len(data) * 2 + 1 + (1 if several else 0))]
+    best_bw = None
     for key in keys:
-        unit = (j.get(key) or n.get(key))[0]
-        jv = j.get(key, (unit, []))[1]
+        unit = next((rows[key][0] for _, rows in data if key in rows), None) or n[key][0]
         nv = n.get(key, (unit, []))[1]
-        ratio = "–"
-        if jv and nv and statistics.median(nv) > 0:
-            r = statistics.median(jv) / statistics.median(nv)
-            if unit == "us":
-                verdict = "slower" if r > 1 else "faster"
-                times = r if r > 1 else 1 / r
+        cells, ratios, rs = [], [], []
+        for _, rows in data:
+            jv = rows.get(key, (unit, []))[1]
+            cells.append(cell(jv))
+            if jv and nv and statistics.median(nv) > 0:
+                r = statistics.median(jv) / statistics.median(nv)
+                rs.append(r)
+                ratios.append(ratio_text(r, unit))
             else:
-                verdict = "faster" if r > 1 else "slower"
-                times = r if r > 1 else 1 / r
-            ratio = f"{r:.3g} (jshmem {times:.3g}x {verdict})"
-        out.append(f"| {key[0]} | {unit} | {cell(jv)} | {cell(nv)} | {ratio} |")
+                ratios.append("–")
+            if key[1] == 1048576 and unit == "MB/s" and jv:
+                best_bw = max(best_bw or 0, statistics.median(jv))
+        line = f"| {key[0]} | {unit} | " + " | ".join(cells) + f" | {cell(nv)} | " + " | ".join(ratios)
+        if several:
+            line += " | " + (ratio_text(min(rs) if unit == "us" else max(rs), unit) if rs else "–")
+        out.append(line + " |")
+    if a.floor:
+        f = read(a.floor)
+        out += ["", "Floor: the network between the same two hosts, measured in the same run (no OpenSHMEM in the way):", "",
+                "| row | unit | median (min–max) |", "|---|---|---:|"]
+        for key, (unit, vals) in f.items():
+            out.append(f"| {key[0]} | {unit} | {cell(vals)} |")
+        stream = [v for k, (u, v) in f.items() if u == "MB/s"]
+        if stream and best_bw:
+            out += ["", f"Best jshmem 1 MiB put bandwidth: {100 * best_bw / statistics.median(stream[0]):.0f} % of the TCP stream."]
     if a.note:
         out += [""] + [f"Note: {t}" for t in a.note]
     text = "\n".join(out) + "\n"
