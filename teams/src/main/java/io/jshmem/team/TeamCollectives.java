@@ -197,7 +197,8 @@ final class TeamCollectives
             MemorySegment.copy(data, 0, dest.segment(), 0, bytes);
         }
         final boolean twoLevel = hierarchy().isTwoLevel();
-        switch (Choice.broadcast(registry.broadcastAlgorithm, size, bytes, twoLevel, !twoLevel && size > 2 && allMapped()))
+        switch (Choice.broadcast(registry.broadcastAlgorithm, size, bytes, twoLevel, !twoLevel && size > 2 && allMapped(),
+            registry.spareCores))
         {
             case LINEAR -> Collectives.broadcastLinear(channel, dest, data, root);
             case HIERARCHICAL -> Hierarchical.broadcast(channel, hierarchy(), dest, data, bytes, root);
@@ -254,7 +255,7 @@ final class TeamCollectives
         final long mine = offsets[myRank + 1] - offsets[myRank];
         MemorySegment.copy(src.segment(), 0, dest.segment(), offsets[myRank] * eb, mine * eb);
         channel.next();
-        switch (Choice.allgather(forced, size, offsets[size] * eb, hierarchy().isTwoLevel(), allMapped()))
+        switch (Choice.allgather(forced, size, offsets[size] * eb, hierarchy().isTwoLevel(), allMapped(), registry.spareCores))
         {
             case LINEAR -> Collectives.allgatherLinear(channel, dest, offsets);
             case RING -> Collectives.allgatherRing(channel, dest, offsets);
@@ -361,7 +362,7 @@ final class TeamCollectives
         }
         final long bytes = count * m.bytes;
         final Algorithm.Reduce alg = Choice.reduce(registry.reduceAlgorithm, size, bytes, hierarchy().isTwoLevel(),
-            allMapped(), channel.bufferBytes(size) >= m.bytes);
+            allMapped(), channel.bufferBytes(size) >= m.bytes, registry.spareCores);
         if (alg == Algorithm.Reduce.DIRECT)
         {
             Reductions.reduceDirect(channel, m, op, mapped(dest), mapped(src), count);
