@@ -151,16 +151,28 @@ final class Choice
     static Algorithm.Reduce reduce(final Algorithm.Reduce forced, final int size, final long bytes, final boolean twoLevel,
         final boolean allMapped, final boolean linearFits)
     {
-        return reduce(forced, size, bytes, twoLevel, allMapped, linearFits, false);
+        return reduce(forced, size, bytes, twoLevel, allMapped, linearFits, false, false);
     }
 
-    /** @param spareCores whether the host has a CPU per PE (see {@link #SPARE_MIN_MEMBERS}). */
+    /**
+     * @param spareCores whether the host has a CPU per PE (see {@link #SPARE_MIN_MEMBERS}).
+     * @param floating   whether the elements are floating (a float sum or product depends on the order of
+     *                   combination): the spare-core choice then keeps rank-order algorithms (linear, direct)
+     *                   and never takes recursive doubling, so results stay those of the rank-order sum.
+     */
     static Algorithm.Reduce reduce(final Algorithm.Reduce forced, final int size, final long bytes, final boolean twoLevel,
-        final boolean allMapped, final boolean linearFits, final boolean spareCores)
+        final boolean allMapped, final boolean linearFits, final boolean spareCores, final boolean floating)
     {
         if (forced == Algorithm.Reduce.AUTO && spareCores && allMapped && !twoLevel && size >= SPARE_MIN_MEMBERS)
         {
-            return bytes >= SPARE_DIRECT_REDUCE_MIN_BYTES ? Algorithm.Reduce.DIRECT : Algorithm.Reduce.RECURSIVE_DOUBLING;
+            if (bytes >= SPARE_DIRECT_REDUCE_MIN_BYTES)
+            {
+                return Algorithm.Reduce.DIRECT;
+            }
+            if (!floating)
+            {
+                return Algorithm.Reduce.RECURSIVE_DOUBLING;
+            }
         }
         Algorithm.Reduce alg = forced;
         if (alg == Algorithm.Reduce.DIRECT || alg == Algorithm.Reduce.AUTO && size > 1 &&
