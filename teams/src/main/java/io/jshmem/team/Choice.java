@@ -151,28 +151,16 @@ final class Choice
     static Algorithm.Reduce reduce(final Algorithm.Reduce forced, final int size, final long bytes, final boolean twoLevel,
         final boolean allMapped, final boolean linearFits)
     {
-        return reduce(forced, size, bytes, twoLevel, allMapped, linearFits, false, false);
+        return reduce(forced, size, bytes, twoLevel, allMapped, linearFits, false);
     }
 
-    /**
-     * @param spareCores whether the host has a CPU per PE (see {@link #SPARE_MIN_MEMBERS}).
-     * @param floating   whether the elements are floating (a float sum or product depends on the order of
-     *                   combination): the spare-core choice then keeps rank-order algorithms (linear, direct)
-     *                   and never takes recursive doubling, so results stay those of the rank-order sum.
-     */
+    /** @param spareCores whether the host has a CPU per PE (see {@link #SPARE_MIN_MEMBERS}). */
     static Algorithm.Reduce reduce(final Algorithm.Reduce forced, final int size, final long bytes, final boolean twoLevel,
-        final boolean allMapped, final boolean linearFits, final boolean spareCores, final boolean floating)
+        final boolean allMapped, final boolean linearFits, final boolean spareCores)
     {
         if (forced == Algorithm.Reduce.AUTO && spareCores && allMapped && !twoLevel && size >= SPARE_MIN_MEMBERS)
         {
-            if (bytes >= SPARE_DIRECT_REDUCE_MIN_BYTES)
-            {
-                return Algorithm.Reduce.DIRECT;
-            }
-            if (!floating)
-            {
-                return Algorithm.Reduce.RECURSIVE_DOUBLING;
-            }
+            return bytes >= SPARE_DIRECT_REDUCE_MIN_BYTES ? Algorithm.Reduce.DIRECT : Algorithm.Reduce.RECURSIVE_DOUBLING;
         }
         Algorithm.Reduce alg = forced;
         if (alg == Algorithm.Reduce.DIRECT || alg == Algorithm.Reduce.AUTO && size > 1 &&

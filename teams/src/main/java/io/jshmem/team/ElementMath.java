@@ -69,12 +69,6 @@ abstract class ElementMath
     /** @return whether op applies to this type (bitwise ops need an integer type). */
     abstract boolean supports(ReduceOp op);
 
-    /** @return whether the type is a floating one, whose SUM and PROD depend on the order of combination. */
-    boolean floating()
-    {
-        return false;
-    }
-
     /** {@code acc[i] = acc[i] op in[i]} for {@code count} elements; both segments start at element 0. */
     abstract void combine(ReduceOp op, MemorySegment acc, MemorySegment in, long count);
 
@@ -146,12 +140,6 @@ abstract class ElementMath
         Floating(final int bytes, final String typeName)
         {
             super(bytes, typeName);
-        }
-
-        @Override
-        boolean floating()
-        {
-            return true;
         }
 
         private double get(final MemorySegment s, final long o)

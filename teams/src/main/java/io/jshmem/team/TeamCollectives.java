@@ -362,7 +362,7 @@ final class TeamCollectives
         }
         final long bytes = count * m.bytes;
         final Algorithm.Reduce alg = Choice.reduce(registry.reduceAlgorithm, size, bytes, hierarchy().isTwoLevel(),
-            allMapped(), channel.bufferBytes(size) >= m.bytes, registry.spareCores, m.floating());
+            allMapped(), channel.bufferBytes(size) >= m.bytes, registry.spareCores);
         if (alg == Algorithm.Reduce.DIRECT)
         {
             Reductions.reduceDirect(channel, m, op, mapped(dest), mapped(src), count);

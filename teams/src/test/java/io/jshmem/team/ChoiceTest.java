@@ -100,12 +100,10 @@ class ChoiceTest
     @Test
     void spareCoresChoicesOnlyForAutoOnOneNodeMappedTeamsOfEightOrMore()
     {
-        assertEquals(Algorithm.Reduce.RECURSIVE_DOUBLING, Choice.reduce(Algorithm.Reduce.AUTO, 16, 8, false, true, true, true, false));
-        assertEquals(Algorithm.Reduce.DIRECT, Choice.reduce(Algorithm.Reduce.AUTO, 8, 1024, false, true, true, true, false));
-        assertEquals(Algorithm.Reduce.LINEAR, Choice.reduce(Algorithm.Reduce.AUTO, 8, 8, false, true, true, false, false), "oversubscribed keeps linear");
-        assertEquals(Algorithm.Reduce.LINEAR, Choice.reduce(Algorithm.Reduce.AUTO, 16, 8, false, true, true, true, true), "floats keep rank order");
-        assertEquals(Algorithm.Reduce.DIRECT, Choice.reduce(Algorithm.Reduce.AUTO, 16, 1024, false, true, true, true, true));
-        assertEquals(Algorithm.Reduce.LINEAR, Choice.reduce(Algorithm.Reduce.AUTO, 4, 8, false, true, true, true, false), "4 members keep linear");
+        assertEquals(Algorithm.Reduce.RECURSIVE_DOUBLING, Choice.reduce(Algorithm.Reduce.AUTO, 16, 8, false, true, true, true));
+        assertEquals(Algorithm.Reduce.DIRECT, Choice.reduce(Algorithm.Reduce.AUTO, 8, 1024, false, true, true, true));
+        assertEquals(Algorithm.Reduce.LINEAR, Choice.reduce(Algorithm.Reduce.AUTO, 8, 8, false, true, true, false), "oversubscribed keeps linear");
+        assertEquals(Algorithm.Reduce.LINEAR, Choice.reduce(Algorithm.Reduce.AUTO, 4, 8, false, true, true, true), "4 members keep linear");
         assertEquals(Algorithm.Allgather.RECURSIVE_DOUBLING, Choice.allgather(Algorithm.Allgather.AUTO, 16, 16 * 8, false, true, true));
         assertEquals(Algorithm.Allgather.LINEAR, Choice.allgather(Algorithm.Allgather.AUTO, 8, 8 * 64, false, true, true));
         assertEquals(Algorithm.Broadcast.SCATTER_ALLGATHER, Choice.broadcast(Algorithm.Broadcast.AUTO, 16, 1 << 20, false, true, true));
@@ -119,13 +117,13 @@ class ChoiceTest
                     for (final boolean twoLevel : new boolean[] {false, true})
                     {
                         // never direct without the mapping; forced algorithms stay as they are
-                        assertNotEquals(Algorithm.Reduce.DIRECT, Choice.reduce(Algorithm.Reduce.AUTO, size, bytes, twoLevel, false, true, spare, false));
-                        assertEquals(Algorithm.Reduce.RING, Choice.reduce(Algorithm.Reduce.RING, size, bytes, twoLevel, true, true, spare, false));
+                        assertNotEquals(Algorithm.Reduce.DIRECT, Choice.reduce(Algorithm.Reduce.AUTO, size, bytes, twoLevel, false, true, spare));
+                        assertEquals(Algorithm.Reduce.RING, Choice.reduce(Algorithm.Reduce.RING, size, bytes, twoLevel, true, true, spare));
                         assertEquals(Algorithm.Allgather.RING, Choice.allgather(Algorithm.Allgather.RING, size, bytes, twoLevel, true, spare));
                         assertEquals(Algorithm.Broadcast.TREE, Choice.broadcast(Algorithm.Broadcast.TREE, size, bytes, twoLevel, true, spare));
                         if (twoLevel && bytes < 64 * 1024 && bytes < 2 * Choice.DIRECT_REDUCE_MIN_BYTES)
                         {
-                            assertEquals(Algorithm.Reduce.HIERARCHICAL, Choice.reduce(Algorithm.Reduce.AUTO, size, bytes, true, false, true, spare, false));
+                            assertEquals(Algorithm.Reduce.HIERARCHICAL, Choice.reduce(Algorithm.Reduce.AUTO, size, bytes, true, false, true, spare));
                         }
                     }
                 }
