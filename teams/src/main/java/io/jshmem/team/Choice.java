@@ -22,6 +22,19 @@ final class Choice
      * size (e.g. 8-byte alltoall 15-20 µs vs 40-45 µs pairwise, fcollect 13-14 vs 21-25 µs).
      */
     static final int LINEAR_MAX_MAPPED = 32;
+    /**
+     * From this many members a one-node mapped team on a host with a CPU per PE ({@code spareCores}) takes
+     * the choices measured on 16 real cores (CollectivesBench, 8 and 16 PEs, every algorithm forced in turn;
+     * docs/teams.md): recursive doubling for reductions below {@link #SPARE_DIRECT_REDUCE_MIN_BYTES}
+     * (8 B: 2.7 µs against linear's 3.5 at 8 PEs, 5.4 against 10.6 at 16) and for the smallest fcollects,
+     * direct reductions from that size, scatter-allgather for broadcasts from
+     * {@link #SPARE_SCATTER_BROADCAST_MIN_BYTES}. Oversubscribed hosts keep the other choices (measured on 2 cores).
+     */
+    static final int SPARE_MIN_MEMBERS = 8;
+    /** Direct reductions from here on spare cores: 1 KiB 5.3 µs against recursive doubling's 6.6 at 8 PEs, 9.3 against 18 at 16. */
+    static final long SPARE_DIRECT_REDUCE_MIN_BYTES = 1 << 10;
+    /** Scatter-allgather broadcasts from here on spare cores: 1 MiB 279 µs against the tree's 374 at 8 PEs, 330 against 522 at 16. */
+    static final long SPARE_SCATTER_BROADCAST_MIN_BYTES = 512 << 10;
 
     private Choice()
     {
@@ -45,6 +58,18 @@ final class Choice
     static Algorithm.Broadcast broadcast(final Algorithm.Broadcast forced, final int size, final long bytes, final boolean twoLevel,
         final boolean allMapped)
     {
+        return broadcast(forced, size, bytes, twoLevel, allMapped, false);
+    }
+
+    /** @param spareCores whether the host has a CPU per PE (see {@link #SPARE_MIN_MEMBERS}). */
+    static Algorithm.Broadcast broadcast(final Algorithm.Broadcast forced, final int size, final long bytes, final boolean twoLevel,
+        final boolean allMapped, final boolean spareCores)
+    {
+        if (forced == Algorithm.Broadcast.AUTO && spareCores && allMapped && !twoLevel && size >= SPARE_MIN_MEMBERS &&
+            bytes >= SPARE_SCATTER_BROADCAST_MIN_BYTES)
+        {
+            return Algorithm.Broadcast.SCATTER_ALLGATHER;
+        }
         if (forced != Algorithm.Broadcast.AUTO)
         {
             return forced;
@@ -68,6 +93,22 @@ final class Choice
     static Algorithm.Allgather allgather(final Algorithm.Allgather forced, final int size, final long totalBytes, final boolean twoLevel,
         final boolean allMapped)
     {
+        return allgather(forced, size, totalBytes, twoLevel, allMapped, false);
+    }
+
+    /**
+     * @param spareCores whether the host has a CPU per PE: a one-node mapped team of {@link #SPARE_MIN_MEMBERS}
+     *                   or more then gathers 8 bytes per member (16 or more members: up to 2 KiB in all) by
+     *                   recursive doubling (8 B at 16 PEs: 3.7 µs against linear's 4.7).
+     */
+    static Algorithm.Allgather allgather(final Algorithm.Allgather forced, final int size, final long totalBytes, final boolean twoLevel,
+        final boolean allMapped, final boolean spareCores)
+    {
+        if (forced == Algorithm.Allgather.AUTO && spareCores && allMapped && !twoLevel && size >= SPARE_MIN_MEMBERS &&
+            totalBytes <= (size >= 16 ? 2048 : 8L * size))
+        {
+            return Algorithm.Allgather.RECURSIVE_DOUBLING;
+        }
         if (forced != Algorithm.Allgather.AUTO)
         {
             return forced;
@@ -110,6 +151,17 @@ final class Choice
     static Algorithm.Reduce reduce(final Algorithm.Reduce forced, final int size, final long bytes, final boolean twoLevel,
         final boolean allMapped, final boolean linearFits)
     {
+        return reduce(forced, size, bytes, twoLevel, allMapped, linearFits, false);
+    }
+
+    /** @param spareCores whether the host has a CPU per PE (see {@link #SPARE_MIN_MEMBERS}). */
+    static Algorithm.Reduce reduce(final Algorithm.Reduce forced, final int size, final long bytes, final boolean twoLevel,
+        final boolean allMapped, final boolean linearFits, final boolean spareCores)
+    {
+        if (forced == Algorithm.Reduce.AUTO && spareCores && allMapped && !twoLevel && size >= SPARE_MIN_MEMBERS)
+        {
+            return bytes >= SPARE_DIRECT_REDUCE_MIN_BYTES ? Algorithm.Reduce.DIRECT : Algorithm.Reduce.RECURSIVE_DOUBLING;
+        }
         Algorithm.Reduce alg = forced;
         if (alg == Algorithm.Reduce.DIRECT || alg == Algorithm.Reduce.AUTO && size > 1 &&
             bytes >= (size <= 4 ? 1 : 2) * DIRECT_REDUCE_MIN_BYTES)

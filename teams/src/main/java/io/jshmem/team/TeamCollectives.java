@@ -212,7 +212,8 @@ final class TeamCollectives
             MemorySegment.copy(data, 0, dest.segment(), 0, bytes);
         }
         final boolean twoLevel = hierarchy().isTwoLevel();
-        switch (chosen(Choice.broadcast(registry.broadcastAlgorithm, size, bytes, twoLevel, !twoLevel && size > 2 && allMapped()), bytes))
+        switch (chosen(Choice.broadcast(registry.broadcastAlgorithm, size, bytes, twoLevel, !twoLevel && size > 2 && allMapped(),
+            registry.spareCores), bytes))
         {
             case LINEAR -> Collectives.broadcastLinear(channel, dest, data, root);
             case HIERARCHICAL -> Hierarchical.broadcast(channel, hierarchy(), dest, data, bytes, root);
@@ -269,7 +270,8 @@ final class TeamCollectives
         final long mine = offsets[myRank + 1] - offsets[myRank];
         MemorySegment.copy(src.segment(), 0, dest.segment(), offsets[myRank] * eb, mine * eb);
         channel.next();
-        switch (chosen(Choice.allgather(forced, size, offsets[size] * eb, hierarchy().isTwoLevel(), allMapped()), offsets[size] * eb))
+        switch (chosen(Choice.allgather(forced, size, offsets[size] * eb, hierarchy().isTwoLevel(), allMapped(), registry.spareCores),
+            offsets[size] * eb))
         {
             case LINEAR -> Collectives.allgatherLinear(channel, dest, offsets);
             case RING -> Collectives.allgatherRing(channel, dest, offsets);
@@ -376,7 +378,7 @@ final class TeamCollectives
         }
         final long bytes = count * m.bytes;
         final Algorithm.Reduce alg = chosen(Choice.reduce(registry.reduceAlgorithm, size, bytes, hierarchy().isTwoLevel(),
-            allMapped(), channel.bufferBytes(size) >= m.bytes), bytes);
+            allMapped(), channel.bufferBytes(size) >= m.bytes, registry.spareCores), bytes);
         if (alg == Algorithm.Reduce.DIRECT)
         {
             Reductions.reduceDirect(channel, m, op, mapped(dest), mapped(src), count);

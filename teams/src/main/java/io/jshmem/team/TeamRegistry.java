@@ -43,6 +43,12 @@ public final class TeamRegistry
     final int groupSize;
     /** The node of every WORLD PE and the p2p pairs. */
     final NodeLayout layout;
+    /**
+     * Whether this host has a CPU for every PE of the job on it ({@link #hostCpus()}): {@link Choice}
+     * then takes the algorithms measured best on real cores for one-node teams of 8 or more. The same on
+     * every PE of a host, so every member of a one-node team chooses alike.
+     */
+    final boolean spareCores;
     private final SymmetricMemory pool;
     private final int slots;
     private final long scratchBytes;
@@ -77,9 +83,35 @@ public final class TeamRegistry
         this.layout = NodeLayout.of(host.hostOfRank(), host.reachability(), config.env(NodeLayout.TEST_VARIABLE));
         final int n = host.nPes();
         final int me = host.myPe();
+        final String[] hostOfRank = host.hostOfRank();
+        final long onHost = java.util.Arrays.stream(hostOfRank).filter(h -> java.util.Objects.equals(h, hostOfRank[me])).count();
+        this.spareCores = onHost <= hostCpus();
         world = create(WORLD_SLOT, 0, 1, n, me, TeamConfig.DEFAULT, "WORLD");
         shared = predefined(SHARED_SLOT, "SHARED", q -> layout.p2p(me, q) && layout.p2p(q, me));
         node = predefined(NODE_SLOT, "NODE", q -> layout.node(q) == layout.node(me));
+    }
+
+    /**
+     * @return the host's online CPUs ({@code /sys/devices/system/cpu/online}), the same for every process on
+     *         the host whatever its affinity; {@link Runtime#availableProcessors()} where that file is absent.
+     */
+    static int hostCpus()
+    {
+        try
+        {
+            final String online = java.nio.file.Files.readString(java.nio.file.Path.of("/sys/devices/system/cpu/online")).trim();
+            int cpus = 0;
+            for (final String range : online.split(","))
+            {
+                final int dash = range.indexOf('-');
+                cpus += dash < 0 ? 1 : Integer.parseInt(range.substring(dash + 1)) - Integer.parseInt(range.substring(0, dash)) + 1;
+            }
+            return cpus;
+        }
+        catch (final java.io.IOException | RuntimeException e)
+        {
+            return Runtime.getRuntime().availableProcessors();
+        }
     }
 
     private static int slotCount(final ShmemConfig config)

@@ -96,4 +96,38 @@ class ChoiceTest
         assertEquals(Algorithm.Scan.RECURSIVE_DOUBLING, Choice.scan(Algorithm.Scan.AUTO, 5, true));
         assertEquals(Algorithm.Scan.RECURSIVE_DOUBLING, Choice.scan(Algorithm.Scan.LINEAR, 3, false));
     }
+
+    @Test
+    void spareCoresChoicesOnlyForAutoOnOneNodeMappedTeamsOfEightOrMore()
+    {
+        assertEquals(Algorithm.Reduce.RECURSIVE_DOUBLING, Choice.reduce(Algorithm.Reduce.AUTO, 16, 8, false, true, true, true));
+        assertEquals(Algorithm.Reduce.DIRECT, Choice.reduce(Algorithm.Reduce.AUTO, 8, 1024, false, true, true, true));
+        assertEquals(Algorithm.Reduce.LINEAR, Choice.reduce(Algorithm.Reduce.AUTO, 8, 8, false, true, true, false), "oversubscribed keeps linear");
+        assertEquals(Algorithm.Reduce.LINEAR, Choice.reduce(Algorithm.Reduce.AUTO, 4, 8, false, true, true, true), "4 members keep linear");
+        assertEquals(Algorithm.Allgather.RECURSIVE_DOUBLING, Choice.allgather(Algorithm.Allgather.AUTO, 16, 16 * 8, false, true, true));
+        assertEquals(Algorithm.Allgather.LINEAR, Choice.allgather(Algorithm.Allgather.AUTO, 8, 8 * 64, false, true, true));
+        assertEquals(Algorithm.Broadcast.SCATTER_ALLGATHER, Choice.broadcast(Algorithm.Broadcast.AUTO, 16, 1 << 20, false, true, true));
+        assertEquals(Algorithm.Broadcast.TREE, Choice.broadcast(Algorithm.Broadcast.AUTO, 16, 1 << 20, false, true, false));
+        for (final boolean spare : new boolean[] {false, true})
+        {
+            for (int size = 1; size <= 40; size++)
+            {
+                for (final long bytes : BYTES)
+                {
+                    for (final boolean twoLevel : new boolean[] {false, true})
+                    {
+                        // never direct without the mapping; forced algorithms stay as they are
+                        assertNotEquals(Algorithm.Reduce.DIRECT, Choice.reduce(Algorithm.Reduce.AUTO, size, bytes, twoLevel, false, true, spare));
+                        assertEquals(Algorithm.Reduce.RING, Choice.reduce(Algorithm.Reduce.RING, size, bytes, twoLevel, true, true, spare));
+                        assertEquals(Algorithm.Allgather.RING, Choice.allgather(Algorithm.Allgather.RING, size, bytes, twoLevel, true, spare));
+                        assertEquals(Algorithm.Broadcast.TREE, Choice.broadcast(Algorithm.Broadcast.TREE, size, bytes, twoLevel, true, spare));
+                        if (twoLevel && bytes < 64 * 1024 && bytes < 2 * Choice.DIRECT_REDUCE_MIN_BYTES)
+                        {
+                            assertEquals(Algorithm.Reduce.HIERARCHICAL, Choice.reduce(Algorithm.Reduce.AUTO, size, bytes, true, false, true, spare));
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
