@@ -22,18 +22,16 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.IntUnaryOperator;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
  * The UCX transport ({@code ucx} in {@code SHMEM_TRANSPORT}): one-sided operations through libucp, bound
- * with {@code java.lang.foreign} ({@link Ucp}). Each PE has one UCP context and one worker in
+ * with {@code java.lang.foreign} ({@link Ucp}). Each PE has one UCP context and one worker ({@link UcxWorker}) in
  * multi-thread mode; its heap's data segment (the {@code /dev/shm} mapping) is registered with
  * {@code ucp_mem_map} and its rkey, the worker's address and the heap's base address are the endpoint the
  * runtime allgathers. {@link #connect} creates an endpoint with peer error handling to every PE the map
@@ -62,7 +60,6 @@ public final class UcxTransport implements Transport
     {
     }
 
-    private static final int POLLIN = 1;
     /** The active message that carries a signal update: header {offset, value, op}, no data. */
     private static final int SIGNAL_AM = 0x6a73;
     private static final long SIGNAL_HEADER = 24;
@@ -76,29 +73,20 @@ public final class UcxTransport implements Transport
     private final int me;
     private final int n;
     private final String prefix;
-    private final Arena arena = Arena.ofShared();
-    private final MemorySegment context;
+    private final UcxWorker w;
+    private final Arena arena;
     private final MemorySegment worker;
-    private final MemorySegment memh;
     private final byte[] endpoint;
-    private final int efd;
     private final MemorySegment sink;
     private final MemorySegment[] eps;
     private final MemorySegment[] rkeys;
     private final long[] remoteBase;
     private final AtomicIntegerArray lost;
     private final AtomicIntegerArray reported;
-    private final MemorySegment errorHandler;
     private final ThreadLocal<Scratch> scratch;
-    private final Thread progressThread;
     private int[] remotePes = new int[0];
     private volatile boolean closed;
     private volatile boolean quiescing;
-    private volatile boolean stopping;
-    /** When a caller (an API thread's wait, a wait on heap words) last progressed the worker. */
-    private volatile long callerProgressNs;
-    /** A caller that progressed within this window is polling: the progress thread parks instead of polling too. */
-    private static final long CALLER_WINDOW_NS = 20_000L;
 
     /** Per-thread native memory for request parameters, operands and staging. */
     private final class Scratch
@@ -160,115 +148,24 @@ public final class UcxTransport implements Transport
         this.remoteBase = new long[n];
         this.lost = new AtomicIntegerArray(n);
         this.reported = new AtomicIntegerArray(n);
+        try
+        {
+            final java.lang.invoke.MethodHandles.Lookup lookup = java.lang.invoke.MethodHandles.lookup();
+            this.w = new UcxWorker(u, heap, prefix, me, settings.spinNs(), SIGNAL_AM,
+                lookup.findVirtual(UcxTransport.class, "onEndpointError", Ucp.errorHandlerType()).bindTo(this),
+                lookup.findVirtual(UcxTransport.class, "onSignal", Ucp.amHandlerType()).bindTo(this),
+                t -> bootstrap.reportFailure(new JobFailedException(prefix + "the UCX progress thread failed: " + t, -1, t)));
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ShmemInitException(prefix + "ucx: " + ex, ex);
+        }
+        this.arena = w.arena();
+        this.worker = w.worker();
         this.scratch = ThreadLocal.withInitial(Scratch::new);
         this.sink = arena.allocate(8, 8);
-        MemorySegment ctx = MemorySegment.NULL;
-        MemorySegment wrk = MemorySegment.NULL;
-        MemorySegment mh = MemorySegment.NULL;
-        try
-        {
-            final MemorySegment out = arena.allocate(8, 8);
-            check((int)u.configRead.invokeExact(MemorySegment.NULL, MemorySegment.NULL, out), "ucp_config_read");
-            final MemorySegment config = out.get(ADDRESS, 0);
-            try
-            {
-                // one atomicity domain with the p2p transport's CPU atomics
-                check((int)u.configModify.invokeExact(config, arena.allocateFrom("ATOMIC_MODE"), arena.allocateFrom("cpu")),
-                    "ucp_config_modify(ATOMIC_MODE=cpu)");
-                final MemorySegment params = arena.allocate(Ucp.PARAMS_SIZE, 8);
-                params.set(JAVA_LONG, 0, Ucp.PARAM_FIELD_FEATURES);
-                params.set(JAVA_LONG, Ucp.PARAMS_FEATURES, Ucp.FEATURE_RMA | Ucp.FEATURE_AMO32 | Ucp.FEATURE_AMO64 | Ucp.FEATURE_WAKEUP | Ucp.FEATURE_AM);
-                check((int)u.initVersion.invokeExact(Ucp.API_MAJOR, Ucp.API_MINOR, params, config, out), "ucp_init");
-                ctx = out.get(ADDRESS, 0);
-            }
-            finally
-            {
-                u.configRelease.invokeExact(config);
-            }
-            final MemorySegment wp = arena.allocate(Ucp.WORKER_PARAMS_SIZE, 8);
-            wp.set(JAVA_LONG, 0, Ucp.WORKER_PARAM_FIELD_THREAD_MODE);
-            wp.set(JAVA_INT, Ucp.WORKER_PARAMS_THREAD_MODE, Ucp.THREAD_MODE_MULTI);
-            check((int)u.workerCreate.invokeExact(ctx, wp, out), "ucp_worker_create");
-            wrk = out.get(ADDRESS, 0);
-            final MemorySegment mp = arena.allocate(Ucp.MEM_MAP_PARAMS_SIZE, 8);
-            mp.set(JAVA_LONG, 0, Ucp.MEM_MAP_PARAM_FIELD_ADDRESS | Ucp.MEM_MAP_PARAM_FIELD_LENGTH);
-            mp.set(ADDRESS, Ucp.MEM_MAP_PARAMS_ADDRESS, heap);
-            mp.set(JAVA_LONG, Ucp.MEM_MAP_PARAMS_LENGTH, heap.byteSize());
-            check((int)u.memMap.invokeExact(ctx, mp, out), "ucp_mem_map of the " + heap.byteSize() + "-byte heap");
-            mh = out.get(ADDRESS, 0);
-            final MemorySegment len = arena.allocate(8, 8);
-            check((int)u.rkeyPack.invokeExact(ctx, mh, out, len), "ucp_rkey_pack");
-            final byte[] rkey = copyOut(out.get(ADDRESS, 0), len.get(JAVA_LONG, 0));
-            u.rkeyBufferRelease.invokeExact(out.get(ADDRESS, 0));
-            check((int)u.workerGetAddress.invokeExact(wrk, out, len), "ucp_worker_get_address");
-            final byte[] address = copyOut(out.get(ADDRESS, 0), len.get(JAVA_LONG, 0));
-            u.workerReleaseAddress.invokeExact(wrk, out.get(ADDRESS, 0));
-            endpoint = ByteBuffer.allocate(16 + address.length + rkey.length).order(ByteOrder.LITTLE_ENDIAN)
-                .putLong(heap.address()).putInt(address.length).put(address).putInt(rkey.length).put(rkey).array();
-            check((int)u.workerGetEfd.invokeExact(wrk, out), "ucp_worker_get_efd");
-            efd = out.get(JAVA_INT, 0);
-            final java.lang.invoke.MethodHandles.Lookup lookup = java.lang.invoke.MethodHandles.lookup();
-            final MethodHandle onError = lookup.findVirtual(UcxTransport.class, "onEndpointError", Ucp.errorHandlerType()).bindTo(this);
-            errorHandler = Ucp.errorHandler(onError, arena);
-            final MethodHandle onSignal = lookup.findVirtual(UcxTransport.class, "onSignal", Ucp.amHandlerType()).bindTo(this);
-            final MemorySegment hp = arena.allocate(Ucp.AM_HANDLER_PARAM_SIZE, 8);
-            hp.set(JAVA_LONG, 0, Ucp.AM_HANDLER_PARAM_FIELD_ID | Ucp.AM_HANDLER_PARAM_FIELD_CB | Ucp.AM_HANDLER_PARAM_FIELD_ARG);
-            hp.set(JAVA_INT, Ucp.AM_HANDLER_PARAM_ID, SIGNAL_AM);
-            hp.set(ADDRESS, Ucp.AM_HANDLER_PARAM_CB, Ucp.amHandler(onSignal, arena));
-            hp.set(ADDRESS, Ucp.AM_HANDLER_PARAM_ARG, MemorySegment.NULL);
-            check((int)u.workerSetAmRecvHandler.invokeExact(wrk, hp), "ucp_worker_set_am_recv_handler");
-        }
-        catch (final ShmemInitException ex)
-        {
-            release(ctx, wrk, mh);
-            throw ex;
-        }
-        catch (final Throwable t)
-        {
-            release(ctx, wrk, mh);
-            throw new ShmemInitException(prefix + "ucx: cannot initialise UCX " + u.version() + ": " + t, t);
-        }
-        this.context = ctx;
-        this.worker = wrk;
-        this.memh = mh;
-        this.progressThread = Thread.ofPlatform().daemon().name("jshmem-ucx-progress-pe" + me).start(this::progressLoop);
-    }
-
-    private void release(final MemorySegment ctx, final MemorySegment wrk, final MemorySegment mh)
-    {
-        try
-        {
-            if (!mh.equals(MemorySegment.NULL))
-            {
-                final int ignored = (int)u.memUnmap.invokeExact(ctx, mh);
-            }
-            if (!wrk.equals(MemorySegment.NULL))
-            {
-                u.workerDestroy.invokeExact(wrk);
-            }
-            if (!ctx.equals(MemorySegment.NULL))
-            {
-                u.cleanup.invokeExact(ctx);
-            }
-        }
-        catch (final Throwable ignore)
-        {
-            // already failing
-        }
-        arena.close();
-    }
-
-    private void check(final int status, final String what)
-    {
-        if (status != Ucp.UCS_OK)
-        {
-            throw new ShmemInitException(prefix + "ucx: " + what + " failed: " + u.status(status));
-        }
-    }
-
-    private static byte[] copyOut(final MemorySegment p, final long len)
-    {
-        return p.reinterpret(len).toArray(ValueLayout.JAVA_BYTE);
+        this.endpoint = ByteBuffer.allocate(16 + w.address().length + w.rkey().length).order(ByteOrder.LITTLE_ENDIAN)
+            .putLong(heap.address()).putInt(w.address().length).put(w.address()).putInt(w.rkey().length).put(w.rkey()).array();
     }
 
     @Override
@@ -342,7 +239,7 @@ public final class UcxTransport implements Transport
                 ep.set(JAVA_LONG, 0, Ucp.EP_PARAM_FIELD_REMOTE_ADDRESS | Ucp.EP_PARAM_FIELD_ERR_HANDLING_MODE | Ucp.EP_PARAM_FIELD_ERR_HANDLER);
                 ep.set(ADDRESS, Ucp.EP_PARAMS_ADDRESS, arena.allocateFrom(ValueLayout.JAVA_BYTE, address));
                 ep.set(JAVA_INT, Ucp.EP_PARAMS_ERR_MODE, Ucp.ERR_HANDLING_MODE_PEER);
-                ep.set(ADDRESS, Ucp.EP_PARAMS_ERR_HANDLER, errorHandler);
+                ep.set(ADDRESS, Ucp.EP_PARAMS_ERR_HANDLER, w.errorHandler());
                 ep.set(ADDRESS, Ucp.EP_PARAMS_ERR_HANDLER + 8, MemorySegment.ofAddress(pe));
                 final int status = (int)u.epCreate.invokeExact(worker, ep, out);
                 if (status != Ucp.UCS_OK)
@@ -678,20 +575,7 @@ public final class UcxTransport implements Transport
     {
         if (!closed)
         {
-            callerProgressNs = System.nanoTime();
-            progressOnce();
-        }
-    }
-
-    private int progressOnce()
-    {
-        try
-        {
-            return (int)u.workerProgress.invokeExact(worker);
-        }
-        catch (final Throwable t)
-        {
-            throw failed(-1, "progress", t);
+            w.callerProgress();
         }
     }
 
@@ -776,8 +660,7 @@ public final class UcxTransport implements Transport
                 int status = (int)u.requestCheckStatus.invokeExact(req);
                 if (status == Ucp.UCS_INPROGRESS)
                 {
-                    callerProgressNs = System.nanoTime();
-                    final int ignored = (int)u.workerProgress.invokeExact(worker);
+                    w.callerProgress();
                     status = (int)u.requestCheckStatus.invokeExact(req);
                 }
                 if (status != Ucp.UCS_INPROGRESS)
@@ -891,59 +774,6 @@ public final class UcxTransport implements Transport
         lost.set(pe, 1);
     }
 
-    // ------------------------------------------------------------------ progress thread
-
-    private void progressLoop()
-    {
-        final MemorySegment pfd = arena.allocate(8, 8);
-        pfd.set(JAVA_INT, 0, efd);
-        pfd.set(JAVA_SHORT, 4, (short)POLLIN);
-        long lastWork = System.nanoTime();
-        u.timerSlack(1_000L); // its 20 us parks while callers poll must not become 70 us
-        try
-        {
-            while (!stopping)
-            {
-                if (System.nanoTime() - callerProgressNs < CALLER_WINDOW_NS)
-                {
-                    // a waiting thread of this PE polls the worker: two pollers would only contend for its lock
-                    // (and, with more PEs than cores, for the core the peer needs)
-                    LockSupport.parkNanos(CALLER_WINDOW_NS);
-                    continue;
-                }
-                if (progressOnce() != 0)
-                {
-                    lastWork = System.nanoTime();
-                    continue;
-                }
-                if (System.nanoTime() - lastWork < settings.spinNs())
-                {
-                    Thread.onSpinWait();
-                    continue;
-                }
-                final int armed = (int)u.workerArm.invokeExact(worker);
-                if (armed == Ucp.UCS_ERR_BUSY)
-                {
-                    continue; // events arrived meanwhile
-                }
-                if (armed != Ucp.UCS_OK)
-                {
-                    throw new IllegalStateException("ucp_worker_arm: " + u.status(armed));
-                }
-                pfd.set(JAVA_SHORT, 6, (short)0);
-                final int ignored = (int)u.poll.invokeExact(pfd, 1L, 100);
-                lastWork = System.nanoTime();
-            }
-        }
-        catch (final Throwable t)
-        {
-            if (!closed && !stopping)
-            {
-                bootstrap.reportFailure(new JobFailedException(prefix + "the UCX progress thread failed: " + t, -1, t));
-            }
-        }
-    }
-
     // ------------------------------------------------------------------ teardown
 
     @Override
@@ -960,23 +790,7 @@ public final class UcxTransport implements Transport
             return;
         }
         quiescing = true;
-        stopping = true;
-        try
-        {
-            final int ignored = (int)u.workerSignal.invokeExact(worker);
-        }
-        catch (final Throwable ignore)
-        {
-            // teardown
-        }
-        try
-        {
-            progressThread.join(5_000);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
+        w.stopProgressThread();
         closed = true;
         try
         {
@@ -1000,16 +814,13 @@ public final class UcxTransport implements Transport
                     {
                         while ((int)u.requestCheckStatus.invokeExact(req) == Ucp.UCS_INPROGRESS && System.nanoTime() < deadline)
                         {
-                            final int ignored = (int)u.workerProgress.invokeExact(worker);
+                            w.progressOnce();
                         }
                         u.requestFree.invokeExact(req);
                     }
                     eps[pe] = null;
                 }
             }
-            final int ignored = (int)u.memUnmap.invokeExact(context, memh);
-            u.workerDestroy.invokeExact(worker);
-            u.cleanup.invokeExact(context);
         }
         catch (final Throwable t)
         {
@@ -1017,7 +828,7 @@ public final class UcxTransport implements Transport
         }
         finally
         {
-            arena.close();
+            w.close();
         }
     }
 }
