@@ -25,7 +25,10 @@ import java.nio.charset.StandardCharsets;
  *   WAIT (5)  count key...         reply: one byte 0 (STOP_WAITING) once every key exists
  * </pre>
  *
- * Every call has a deadline (the socket's read timeout); a store that goes away is an
+ * Keys go on the wire with PyTorch's client prefix {@code /} (its {@code TCPStore} stores {@code set("k")}
+ * as {@code /k}), so a key this client sets is the key a PyTorch process reads.
+ *
+ * <p>Every call has a deadline (the socket's read timeout); a store that goes away is an
  * {@link IOException} naming the address. One thread at a time.
  */
 public final class TcpStore implements AutoCloseable
@@ -35,6 +38,8 @@ public final class TcpStore implements AutoCloseable
     static final byte ADD = 3;
     static final byte WAIT = 5;
     static final byte STOP_WAITING = 0;
+    /** What PyTorch's TCPStore client puts before every key. */
+    static final String KEY_PREFIX = "/";
     /** The longest value this client accepts from a store (a garbled length must not allocate gigabytes). */
     static final int MAX_VALUE = 1 << 20;
 
@@ -96,7 +101,7 @@ public final class TcpStore implements AutoCloseable
     /** Stores {@code value} under {@code key} (replacing any value). */
     public void set(final String key, final byte[] value) throws IOException
     {
-        final byte[] k = key.getBytes(StandardCharsets.UTF_8);
+        final byte[] k = (KEY_PREFIX + key).getBytes(StandardCharsets.UTF_8);
         final ByteBuffer b = frame(1 + 8 + k.length + 8 + value.length);
         b.put(SET);
         putBytes(b, k);
@@ -112,7 +117,7 @@ public final class TcpStore implements AutoCloseable
     public byte[] get(final String key, final long deadlineNs) throws IOException
     {
         waitFor(key, deadlineNs);
-        final byte[] k = key.getBytes(StandardCharsets.UTF_8);
+        final byte[] k = (KEY_PREFIX + key).getBytes(StandardCharsets.UTF_8);
         final ByteBuffer b = frame(1 + 8 + k.length);
         b.put(GET);
         putBytes(b, k);
@@ -130,7 +135,7 @@ public final class TcpStore implements AutoCloseable
     /** Adds {@code delta} to the integer under {@code key} (0 if absent) and returns the new value. */
     public long add(final String key, final long delta, final long deadlineNs) throws IOException
     {
-        final byte[] k = key.getBytes(StandardCharsets.UTF_8);
+        final byte[] k = (KEY_PREFIX + key).getBytes(StandardCharsets.UTF_8);
         final ByteBuffer b = frame(1 + 8 + k.length + 8);
         b.put(ADD);
         putBytes(b, k);
@@ -142,7 +147,7 @@ public final class TcpStore implements AutoCloseable
     /** Blocks until {@code key} exists. */
     public void waitFor(final String key, final long deadlineNs) throws IOException
     {
-        final byte[] k = key.getBytes(StandardCharsets.UTF_8);
+        final byte[] k = (KEY_PREFIX + key).getBytes(StandardCharsets.UTF_8);
         final ByteBuffer b = frame(1 + 8 + 8 + k.length);
         b.put(WAIT);
         b.putLong(1);
