@@ -12,8 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * bin/test-launchers (root only): the real launchers start jshmem jobs across two test hosts
  * (jsln1, jsln2 on 10.96.0) with no jshmem variable: Open MPI's mpirun (hello, ring, one PE killed:
- * the job ends within 5 s, mpirun exits non-zero, no JVM left), torchrun with its static and c10d
- * rendezvous, SLURM (bin/test-slurm: srun hello, ring, kill; salloc + bin/shmemrun). Every row of the script's table must pass; the hosts must be gone afterwards.
+ * the job ends within 5 s, mpirun exits non-zero, no JVM left), torchrun with its static (hello, kill)
+ * and c10d rendezvous, SLURM on bin/test-slurm's cluster (srun hello, ring, kill; salloc + bin/shmemrun).
+ * Every row of the script's table must pass; the hosts must be gone afterwards.
  */
 class LaunchersIT
 {
@@ -47,7 +48,7 @@ class LaunchersIT
         System.out.println(out);
         assertTrue(done, "bin/test-launchers ended within 240 s:\n" + out);
         assertEquals(0, p.exitValue(), "every launcher row passed:\n" + out);
-        assertTrue(out.toString().contains("test-launchers: all 9 passed"), out.toString());
+        assertTrue(out.toString().contains("test-launchers: all 10 passed"), out.toString());
         final TestHosts hosts = new TestHosts("jsln", "10.96.0");
         assertEquals("", hosts.run("list").out(), "the test hosts are down");
     }
