@@ -15,7 +15,14 @@ import java.util.HexFormat;
  * ({@code JSHMEM_RANK}...), torchrun ({@code RANK}, {@code WORLD_SIZE}...), SLURM
  * ({@code SLURM_PROCID}...), Open MPI ({@code OMPI_COMM_WORLD_RANK}...), PMI/Hydra
  * ({@code PMI_RANK}...), else a singleton. If {@code SHMEM_BOOTSTRAP_UID} is set, PEs join that root;
- * otherwise rank 0 hosts the root at {@code rootAddress} with {@code secret}.
+ * otherwise rank 0 hosts the root: at {@code rootAddress} with {@code secret}, or, when {@code rendezvous}
+ * is set, on a free port with a random secret, publishing the unique id through the launcher's own
+ * rendezvous (PMIx under Open MPI's mpirun, torchrun's TCPStore under a static rendezvous) for the
+ * other ranks to read. Where the root address comes from, in order: {@code SHMEM_BOOTSTRAP_UID_SESSION_ID};
+ * torchrun's agent store ({@code TORCHELASTIC_USE_AGENT_STORE=True}: rendezvous {@code tcpstore} at
+ * MASTER_ADDR:MASTER_PORT); {@code MASTER_ADDR}/{@code MASTER_PORT}; a PMIx server ({@code PMIX_NAMESPACE}
+ * and {@code PMIX_SERVER_URI*}: rendezvous {@code pmix}); SLURM's step node list (the first node, a port
+ * derived from the job and step ids); one node (loopback, a port derived from the job id).
  *
  * @param kind        shmemrun, uid, torchrun, slurm, mpi, pmi or singleton.
  * @param rank        this PE's rank.
@@ -27,10 +34,20 @@ import java.util.HexFormat;
  * @param rootAddress host:port where rank 0 hosts the root (when {@code uidText} is null).
  * @param secret      the 32-byte job secret (when {@code uidText} is null).
  * @param warning     a one-line warning to print (a derived secret), or null.
+ * @param rendezvous  {@code pmix} or {@code tcpstore} when the unique id travels through the launcher's
+ *                    rendezvous ({@code rootAddress} is then the store's address for tcpstore, null for
+ *                    pmix; {@code secret} is the explicit one or null for a random one), else null.
  */
 public record LaunchEnvironment(String kind, int rank, int size, int localRank, int localSize, String jobId,
-    String uidText, String rootAddress, byte[] secret, String warning)
+    String uidText, String rootAddress, byte[] secret, String warning, String rendezvous)
 {
+    /** Rendezvous through the PMIx server that started the PE. */
+    public static final String PMIX = "pmix";
+    /** Rendezvous through torchrun's TCPStore (the agent's store on MASTER_ADDR:MASTER_PORT). */
+    public static final String TCPSTORE = "tcpstore";
+    /** The variables that name SLURM's step (then job) node list, in order of preference. */
+    static final String[] SLURM_NODELISTS = {"SLURM_STEP_NODELIST", "SLURM_JOB_NODELIST", "SLURM_NODELIST"};
+
     private static final String[][] RANK_VARS = {
         {"shmemrun", "JSHMEM_RANK", "JSHMEM_SIZE", "JSHMEM_LOCAL_RANK", "JSHMEM_LOCAL_SIZE"},
         {"torchrun", "RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE"},
@@ -106,15 +123,21 @@ public record LaunchEnvironment(String kind, int rank, int size, int localRank, 
         }
         if (uid != null)
         {
-            return new LaunchEnvironment(kind, rank, size, localRank, localSize, jobId, uid, null, null, null);
+            return new LaunchEnvironment(kind, rank, size, localRank, localSize, jobId, uid, null, null, null, null);
         }
-        final String root = rootAddress(config, kind, size, localSize, jobId);
+        final String[] rv = rootAddress(config, kind, size, localSize, jobId);
+        final String root = rv[0];
         final String secretText = config.get(ShmemOptions.BOOTSTRAP_SECRET);
         final byte[] secret;
         String warning = null;
         if (secretText != null)
         {
             secret = secretText.matches("[0-9a-fA-F]{64}") ? HexFormat.of().parseHex(secretText) : sha256("jshmem-secret:" + secretText);
+        }
+        else if (rv[1] != null)
+        {
+            // rank 0 draws a random secret and publishes it with the unique id
+            secret = null;
         }
         else if (jobId != null)
         {
@@ -128,12 +151,12 @@ public record LaunchEnvironment(String kind, int rank, int size, int localRank, 
             warning = "bootstrap: no SHMEM_BOOTSTRAP_SECRET and no job id; the job secret is derived from the root address "
                 + root + ", which anyone can guess: set SHMEM_BOOTSTRAP_SECRET";
         }
-        return new LaunchEnvironment(kind, rank, size, localRank, localSize, jobId, null, root, secret, warning);
+        return new LaunchEnvironment(kind, rank, size, localRank, localSize, jobId, null, root, secret, warning, rv[1]);
     }
 
     private static LaunchEnvironment singleton(final ShmemConfig config)
     {
-        return new LaunchEnvironment("singleton", 0, 1, 0, 1, null, null, null, null, null);
+        return new LaunchEnvironment("singleton", 0, 1, 0, 1, null, null, null, null, null, null);
     }
 
     private static String[] jobIdVar(final ShmemConfig c, final String kind)
@@ -158,7 +181,8 @@ public record LaunchEnvironment(String kind, int rank, int size, int localRank, 
         return null;
     }
 
-    private static String rootAddress(final ShmemConfig c, final String kind, final int size, final int localSize, final String jobId)
+    /** @return {root address or null, rendezvous or null}. */
+    private static String[] rootAddress(final ShmemConfig c, final String kind, final int size, final int localSize, final String jobId)
     {
         final String session = c.get(ShmemOptions.BOOTSTRAP_UID_SESSION_ID);
         if (session != null)
@@ -170,7 +194,7 @@ public record LaunchEnvironment(String kind, int rank, int size, int localRank, 
                 throw new ConfigurationException(name, name + "='" + session + "' is not host:port");
             }
             Net.parsePort(session.substring(colon + 1), name);
-            return session;
+            return new String[] {session, null};
         }
         final String addr = c.env("MASTER_ADDR");
         final String port = c.env("MASTER_PORT");
@@ -184,16 +208,45 @@ public record LaunchEnvironment(String kind, int rank, int size, int localRank, 
             {
                 throw new ConfigurationException("MASTER_PORT", "MASTER_ADDR is set but MASTER_PORT is not");
             }
-            return addr.strip() + ":" + Net.parsePort(port, "MASTER_PORT");
+            final String store = addr.strip() + ":" + Net.parsePort(port, "MASTER_PORT");
+            // torchrun's static rendezvous: its agent's TCPStore listens on MASTER_PORT, share it
+            return new String[] {store, "torchrun".equals(kind) && "True".equals(c.env("TORCHELASTIC_USE_AGENT_STORE")) ? TCPSTORE : null};
+        }
+        if (size > 1 && Pmix.underServer(c::env))
+        {
+            return new String[] {null, PMIX};
         }
         if (size == 1 || (localSize == size && jobId != null))
         {
             // one node: a port derived from the job id, the same on every PE
-            return "127.0.0.1:" + (20000 + Math.floorMod(jobId == null ? 0 : jobId.hashCode(), 40000));
+            return new String[] {"127.0.0.1:" + derivedPort(jobId), null};
+        }
+        if ("slurm".equals(kind))
+        {
+            for (final String var : SLURM_NODELISTS)
+            {
+                final String list = c.env(var);
+                if (list != null && !list.isBlank())
+                {
+                    // SLURM places task 0 on the first node of the step (block and cyclic distributions)
+                    final java.util.List<String> nodes = Hostlist.expand(list, var);
+                    return new String[] {(nodes.size() == 1 ? "127.0.0.1" : nodes.get(0)) + ":" + derivedPort(jobId), null};
+                }
+            }
         }
         throw new ConfigurationException(ShmemOptions.BOOTSTRAP_UID_SESSION_ID.envName(), kind
             + " gives no root address for a job of " + size + " PEs: set SHMEM_BOOTSTRAP_UID_SESSION_ID=host:port"
             + " (rank 0's host and a free port) or MASTER_ADDR and MASTER_PORT, or pass SHMEM_BOOTSTRAP_UID");
+    }
+
+    /**
+     * A port every PE of a job computes alike from its job id: 10240..32239, below Linux's ephemeral
+     * range (32768..60999) so that no outgoing connection holds it.
+     */
+    static int derivedPort(final String jobId)
+    {
+        final byte[] h = sha256("jshmem-port:" + (jobId == null ? "" : jobId));
+        return 10240 + Math.floorMod(((h[0] & 0xff) << 16) | ((h[1] & 0xff) << 8) | (h[2] & 0xff), 22000);
     }
 
     private static int intVar(final ShmemConfig c, final String name, final int min, final int max, final String maxFrom)
@@ -236,6 +289,6 @@ public record LaunchEnvironment(String kind, int rank, int size, int localRank, 
     public String toString()
     {
         return "LaunchEnvironment[" + kind + " rank=" + rank + " size=" + size + " local=" + localRank + "/" + localSize
-            + " job=" + jobId + (uidText != null ? " uid" : " root=" + rootAddress) + "]";
+            + " job=" + jobId + (uidText != null ? " uid" : " root=" + rootAddress) + (rendezvous == null ? "" : " via " + rendezvous) + "]";
     }
 }

@@ -40,6 +40,8 @@ final class ShmemRunOptions
                                  in host order (h1 gets ranks 0,1); local rank/size are per host
           --hostfile FILE        the hosts, one a line, Open MPI style: "h1 slots=2" or "h1:2"
                                  ("# comments", max_slots=M accepted and ignored)
+          (inside a SLURM allocation with neither: the allocation's nodes, CPUs as slots, and the
+                                 agent 'srun --overlap -N 1 -n 1 -w {host}')
           --agent 'CMD {host}'   how to run a command on a host (default 'ssh {host}'; {host} is
                                  replaced, or the host is appended if absent). For ssh and rsh the
                                  command is quoted for the remote shell; other agents get it as
@@ -210,6 +212,10 @@ final class ShmemRunOptions
         {
             return o;
         }
+        if (o.hosts.isEmpty())
+        {
+            o.slurmAllocation(launcherEnv);
+        }
         if (o.agentGiven && o.hosts.isEmpty())
         {
             throw new UsageException("--agent " + o.agent + " needs --hosts or --hostfile (without them every PE runs here)");
@@ -241,6 +247,52 @@ final class ShmemRunOptions
         }
         return o;
     }
+
+    /**
+     * Inside a SLURM allocation ({@code salloc}, {@code sbatch}) with no hosts given: the allocation's
+     * nodes ({@code SLURM_JOB_NODELIST}) with their CPUs as slots ({@code SLURM_JOB_CPUS_PER_NODE}, as
+     * Open MPI's mpirun counts them; else one slot a node), and, unless {@code --agent} was given, the
+     * agent {@code srun --overlap -N 1 -n 1 -w {host}} so that the PEs run inside the allocation.
+     */
+    private void slurmAllocation(final Map<String, String> env) throws UsageException
+    {
+        final String list = env.get("SLURM_JOB_NODELIST");
+        if (list == null || list.isBlank() || env.get("SLURM_JOB_ID") == null)
+        {
+            return;
+        }
+        final String what = "SLURM_JOB_NODELIST=" + list;
+        final List<String> nodes;
+        final List<Integer> cpus;
+        try
+        {
+            nodes = io.jshmem.bootstrap.Hostlist.expand(list, "SLURM_JOB_NODELIST");
+            final String perNode = env.get("SLURM_JOB_CPUS_PER_NODE");
+            cpus = perNode == null ? null : io.jshmem.bootstrap.Hostlist.counts(perNode, "SLURM_JOB_CPUS_PER_NODE");
+        }
+        catch (final io.jshmem.ConfigurationException ex)
+        {
+            throw new UsageException("the SLURM allocation: " + ex.getMessage());
+        }
+        if (cpus != null && cpus.size() != nodes.size())
+        {
+            throw new UsageException("the SLURM allocation: SLURM_JOB_CPUS_PER_NODE=" + env.get("SLURM_JOB_CPUS_PER_NODE") + " gives "
+                + cpus.size() + " node(s), " + what + " " + nodes.size());
+        }
+        final List<Host> list2 = new ArrayList<>();
+        for (int n = 0; n < nodes.size(); n++)
+        {
+            list2.add(new Host(nodes.get(n), cpus == null ? 1 : cpus.get(n)));
+        }
+        setHosts("the SLURM allocation (" + what + ")", list2);
+        if (!agentGiven)
+        {
+            agent = SLURM_AGENT;
+        }
+    }
+
+    /** The agent inside a SLURM allocation: one task on the named node, sharing the allocation's CPUs. */
+    static final String SLURM_AGENT = "srun --overlap -N 1 -n 1 -w {host}";
 
     private void checkNoHostsYet(final String source) throws UsageException
     {

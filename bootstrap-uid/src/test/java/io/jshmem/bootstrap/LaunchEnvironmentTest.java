@@ -117,6 +117,43 @@ class LaunchEnvironmentTest
     }
 
     @Test
+    void launcherRendezvous()
+    {
+        // mpirun's orted: a PMIx server, several nodes: the id travels through PMIx, a random secret
+        final LaunchEnvironment m = detect("OMPI_COMM_WORLD_RANK", "2", "OMPI_COMM_WORLD_SIZE", "4", "OMPI_COMM_WORLD_LOCAL_RANK", "0",
+            "OMPI_COMM_WORLD_LOCAL_SIZE", "2", "PMIX_NAMESPACE", "1234@1", "PMIX_RANK", "2", "PMIX_SERVER_URI4", "pmix-server.1;tcp4://10.0.0.1:1");
+        assertEquals(LaunchEnvironment.PMIX, m.rendezvous());
+        assertNull(m.secret(), "rank 0 draws a random secret");
+        assertNull(m.rootAddress());
+        // SHMEM_BOOTSTRAP_UID_SESSION_ID wins over PMIx
+        assertNull(detect("OMPI_COMM_WORLD_RANK", "2", "OMPI_COMM_WORLD_SIZE", "4", "PMIX_NAMESPACE", "1234@1", "PMIX_RANK", "2",
+            "PMIX_SERVER_URI4", "x", "SHMEM_BOOTSTRAP_UID_SESSION_ID", "h:7").rendezvous());
+        // torchrun's static rendezvous: the agent's TCPStore on the master port
+        final LaunchEnvironment t = detect("RANK", "1", "WORLD_SIZE", "4", "LOCAL_RANK", "1", "LOCAL_WORLD_SIZE", "2", "MASTER_ADDR", "10.0.0.1",
+            "MASTER_PORT", "29500", "TORCHELASTIC_RUN_ID", "r1", "TORCHELASTIC_USE_AGENT_STORE", "True");
+        assertEquals(LaunchEnvironment.TCPSTORE, t.rendezvous());
+        assertEquals("10.0.0.1:29500", t.rootAddress());
+        // c10d: no agent store, rank 0 hosts the root on MASTER_PORT
+        assertNull(detect("RANK", "1", "WORLD_SIZE", "4", "MASTER_ADDR", "h", "MASTER_PORT", "29500", "TORCHELASTIC_USE_AGENT_STORE", "False")
+            .rendezvous());
+        // SLURM without PMIx: the step's first node, a port every task derives alike
+        final LaunchEnvironment s = detect("SLURM_PROCID", "3", "SLURM_NTASKS", "4", "SLURM_LOCALID", "1", "SLURM_JOB_ID", "77",
+            "SLURM_STEP_ID", "0", "SLURM_STEP_NODELIST", "node[07-08]");
+        assertEquals("node07:" + LaunchEnvironment.derivedPort("77.0"), s.rootAddress());
+        assertTrue(LaunchEnvironment.derivedPort("77.0") >= 10240 && LaunchEnvironment.derivedPort("77.0") < 32240);
+    }
+
+    @Test
+    void hostlists()
+    {
+        assertEquals(java.util.List.of("n1", "n2", "n3", "n07", "gpu01x", "gpu02x", "login"), Hostlist.expand("n[1-3,07],gpu[01-02]x,login", "L"));
+        assertEquals(java.util.List.of("a08", "a09", "a10"), Hostlist.expand("a[08-10]", "L"));
+        assertEquals(java.util.List.of(2, 2, 2, 1), Hostlist.counts("2(x3),1", "C"));
+        assertBad("SLURM_STEP_NODELIST", "SLURM_STEP_NODELIST", "SLURM_PROCID", "0", "SLURM_NTASKS", "2", "SLURM_JOB_ID", "1",
+            "SLURM_STEP_NODELIST", "n[1-");
+    }
+
+    @Test
     void openMpiAndPmi()
     {
         final LaunchEnvironment m = detect("OMPI_COMM_WORLD_RANK", "1", "OMPI_COMM_WORLD_SIZE", "4", "OMPI_COMM_WORLD_LOCAL_RANK", "1",

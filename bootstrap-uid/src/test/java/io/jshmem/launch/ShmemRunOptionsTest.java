@@ -82,6 +82,26 @@ class ShmemRunOptionsTest
     }
 
     @Test
+    void slurmAllocationGivesHostsAndAgent() throws UsageException
+    {
+        final Map<String, String> env = Map.of("SLURM_JOB_ID", "12", "SLURM_JOB_NODELIST", "n[1-2]", "SLURM_JOB_CPUS_PER_NODE", "2(x2)");
+        final ShmemRunOptions o = ShmemRunOptions.parse(new String[] {"-np", "4", "x.Main"}, env);
+        assertEquals(List.of(new Host("n1", 2), new Host("n2", 2)), o.hosts);
+        assertEquals(ShmemRunOptions.SLURM_AGENT, o.agent);
+        assertEquals(List.of("n1", "n1", "n2", "n2"), ShmemRunOptions.place(o.hosts, o.np).stream().map(Placement::host).toList());
+        // --hosts wins over the allocation; --agent wins over srun
+        assertEquals(List.of(new Host("a", 1)), ShmemRunOptions.parse(new String[] {"--hosts", "a", "x.Main"}, env).hosts);
+        assertEquals("ssh {host}", ShmemRunOptions.parse(new String[] {"--agent", "ssh {host}", "-np", "2", "x.Main"}, env).agent);
+        // no CPU counts: one slot a node; more PEs than that is a usage error naming the allocation
+        final UsageException e = assertThrows(UsageException.class, () -> ShmemRunOptions.parse(new String[] {"-np", "3", "x.Main"},
+            Map.of("SLURM_JOB_ID", "12", "SLURM_JOB_NODELIST", "n[1-2]")));
+        assertContains(e.getMessage(), "-np 3 is more than the 2 slot(s) of the SLURM allocation (SLURM_JOB_NODELIST=n[1-2])");
+        assertContains(assertThrows(UsageException.class, () -> ShmemRunOptions.parse(new String[] {"x.Main"},
+            Map.of("SLURM_JOB_ID", "12", "SLURM_JOB_NODELIST", "n[1-2]", "SLURM_JOB_CPUS_PER_NODE", "4(x3)"))).getMessage(),
+            "gives 3 node(s)");
+    }
+
+    @Test
     void hostfileOpenMpiStyle() throws IOException, UsageException
     {
         final Path f = dir.resolve("hosts");
