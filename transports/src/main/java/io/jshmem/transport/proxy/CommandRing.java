@@ -163,7 +163,9 @@ final class CommandRing
         int records = 0;
         try
         {
-            while (records < limit)
+            // a full ring holds records on every byte: stop after one lap, where the first record (not yet
+            // zeroed) would otherwise be read again
+            while (records < limit && consumed < capacity)
             {
                 final long index = (h + consumed) & mask;
                 final int length = (int)INT.getAcquire(buffer, index);
