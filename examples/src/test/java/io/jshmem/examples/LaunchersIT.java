@@ -3,6 +3,10 @@ package io.jshmem.examples;
 import io.jshmem.launch.TestHosts;
 import org.junit.jupiter.api.Test;
 
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
@@ -22,31 +26,48 @@ class LaunchersIT
     void everyLauncherAcrossTwoHosts() throws Exception
     {
         final ProcessBuilder pb = new ProcessBuilder(TestHosts.ROOT.resolve("bin/test-launchers").toString(), "all")
-            .redirectErrorStream(true);
+            .redirectErrorStream(true)
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().put("JSHMEM_TEST_HOSTS_PREFIX", "jsln");
         pb.environment().put("JSHMEM_TEST_HOSTS_NET", "10.96.0");
+        // the script bounds itself (60 s a job, 210 s of jobs, 75 s for the SLURM cluster to come up)
+        pb.environment().put("JSHMEM_TEST_LAUNCHERS_BUDGET", "210");
         final Process p = pb.start();
-        final StringBuilder out = new StringBuilder();
+        // line by line, so that what ran before a hang is in the failure message even if the pipe never closes
+        final StringBuffer out = new StringBuffer();
         final Thread reader = Thread.ofVirtual().start(() ->
         {
-            try
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)))
             {
-                out.append(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+                for (String line = r.readLine(); line != null; line = r.readLine())
+                {
+                    out.append(line).append('\n');
+                    System.out.println(line);
+                }
             }
-            catch (final java.io.IOException ignored)
+            catch (final IOException ignored)
             {
                 // the process was destroyed: what was read so far is in the message
             }
         });
-        final boolean done = p.waitFor(240, TimeUnit.SECONDS);
+        final boolean done = p.waitFor(330, TimeUnit.SECONDS);
         if (!done)
         {
             p.destroy();
-            p.waitFor(10, TimeUnit.SECONDS);
+            if (!p.waitFor(20, TimeUnit.SECONDS))
+            {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            }
+            // what the script's own clean-up could not reach: the SLURM daemons and the hosts
+            final ProcessBuilder down = new ProcessBuilder(TestHosts.ROOT.resolve("bin/test-slurm").toString(), "down")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+            down.environment().put("JSHMEM_TEST_HOSTS_PREFIX", "jsln");
+            down.environment().put("JSHMEM_TEST_HOSTS_NET", "10.96.0");
+            down.start().waitFor(30, TimeUnit.SECONDS);
         }
         reader.join(5_000);
-        System.out.println(out);
-        assertTrue(done, "bin/test-launchers ended within 240 s:\n" + out);
+        assertTrue(done, "bin/test-launchers ended within 330 s:\n" + out);
         assertEquals(0, p.exitValue(), "every launcher row passed:\n" + out);
         assertTrue(out.toString().contains("test-launchers: all 10 passed"), out.toString());
         final TestHosts hosts = new TestHosts("jsln", "10.96.0");
