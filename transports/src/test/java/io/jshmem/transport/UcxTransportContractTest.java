@@ -136,7 +136,9 @@ class UcxTransportContractTest extends TransportContractTest
             {
                 continue;
             }
-            for (final String line : java.nio.file.Files.readAllLines(p).subList(1, java.nio.file.Files.readAllLines(p).size()))
+            // read once: the table changes between two reads while other jobs open and close sockets
+            final java.util.List<String> lines = java.nio.file.Files.readAllLines(p);
+            for (final String line : lines.subList(1, lines.size()))
             {
                 final String[] f = line.strip().split("\\s+");
                 if (f[3].equals("0A") && inodes.contains(f[9])) // LISTEN
