@@ -12,11 +12,16 @@ and a last column gives the best jshmem transport's ratio per row. --floor C.csv
 itself does between the same hosts (plain TCP, ucx_perftest), measured in the same run, as a table below,
 and the best 1 MiB put bandwidth as a fraction of the TCP stream.
 
+--png OUT draws the latency rows (us) as grouped bars, one bar per side (median, whiskers min-max), with the
+floor's one-way UCX latencies and TCP ping-pong as dashed lines (needs matplotlib; without it the table is
+still written and the chart is skipped with a line on stderr).
+
 Usage: compare_multihost.py [--jshmem A.csv ... | --side NAME A.csv ...]... --native B.csv ... [--floor C.csv ...]
-                            [--header TEXT]... [--note TEXT]... [--md OUT]
+                            [--header TEXT]... [--note TEXT]... [--md OUT] [--png OUT]
 """
 import argparse
 import statistics
+import sys
 
 
 def read(paths):
@@ -60,6 +65,7 @@ def main():
     ap.add_argument("--note", action="append", default=[])
     ap.add_argument("--title", default="jshmem vs Open MPI OSHMEM (UCX tcp), two test hosts")
     ap.add_argument("--md")
+    ap.add_argument("--png")
     a = ap.parse_args()
     sides = [("jshmem", a.jshmem)] if a.jshmem else []
     sides += [(s[0], s[1:]) for s in a.side]
@@ -113,6 +119,55 @@ def main():
     if a.md:
         with open(a.md, "w") as f:
             f.write(text)
+    if a.png:
+        chart(a.png, a.title, a.header[1] if len(a.header) > 1 else "", data, n, read(a.floor) if a.floor else {})
+
+
+def chart(path, title, subtitle, data, native, floor):
+    """Grouped bars of the latency rows (us): each jshmem side and OSHMEM; floor rows as dashed lines."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print(f"compare_multihost.py: matplotlib missing, {path} not drawn (apt-get install python3-matplotlib)", file=sys.stderr)
+        return
+    sides = [(f"jshmem {name}", rows) for name, rows in data] + [("OSHMEM (UCX tcp)", native)]
+    keys = []
+    for _, rows in sides:
+        keys += [k for k, (u, v) in rows.items() if u == "us" and v and k not in keys]
+    if not keys:
+        print(f"compare_multihost.py: no latency rows, {path} not drawn", file=sys.stderr)
+        return
+    fig, ax = plt.subplots(figsize=(max(7, 1.4 * len(keys) + 2), 4.6))
+    width = 0.8 / len(sides)
+    for i, (label, rows) in enumerate(sides):
+        xs, meds, lo, hi = [], [], [], []
+        for j, k in enumerate(keys):
+            vals = rows.get(k, ("us", []))[1]
+            if not vals:
+                continue
+            m = statistics.median(vals)
+            xs.append(j - 0.4 + width * (i + 0.5))
+            meds.append(m)
+            lo.append(m - min(vals))
+            hi.append(max(vals) - m)
+        ax.bar(xs, meds, width, yerr=[lo, hi], capsize=2, label=label)
+    styles = iter([":", "--", "-."])
+    for (name, _size), (unit, vals) in floor.items():
+        if unit == "us" and vals:
+            ax.axhline(statistics.median(vals), color="grey", linestyle=next(styles, "--"), linewidth=1,
+                       label=f"floor: {name} {fmt(statistics.median(vals))} us")
+    ax.set_xticks(range(len(keys)))
+    ax.set_xticklabels([k[0].replace(" + ", "+\n").replace(", ", ",\n") for k in keys], fontsize=8)
+    ax.set_ylabel("µs (median, whiskers min–max; lower is better)")
+    ax.set_title(title + ("\n" + subtitle if subtitle else ""), fontsize=9)
+    ax.legend(fontsize=7)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    print(f"compare_multihost.py: wrote {path}", file=sys.stderr)
 
 
 if __name__ == "__main__":
