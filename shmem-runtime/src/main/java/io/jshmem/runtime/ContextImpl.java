@@ -37,8 +37,18 @@ final class ContextImpl extends ShmemContext
 
     ContextImpl(final RmaEngine rma, final Team team, final boolean world, final String prefix, final ContextOption... options)
     {
+        this(rma, team, world, false, prefix, options);
+    }
+
+    /**
+     * @param collective true: the context of the library's collectives (WORLD numbering), whose transport state
+     *                   barrier_all's quiet skips ({@link RmaEngine#quietAll(boolean)}).
+     */
+    ContextImpl(final RmaEngine rma, final Team team, final boolean world, final boolean collective, final String prefix,
+        final ContextOption... options)
+    {
         this.rma = rma;
-        this.tc = rma.newContext();
+        this.tc = collective ? rma.newCollectiveContext() : rma.newContext();
         this.team = team;
         this.world = world;
         this.prefix = prefix;

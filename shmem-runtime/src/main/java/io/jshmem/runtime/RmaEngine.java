@@ -110,7 +110,13 @@ final class RmaEngine
     /** @return a new per-context state: one slot per remote transport in use (null when none is). */
     TransportContext[] newContext()
     {
-        return transports.newContexts();
+        return transports.newContexts(false);
+    }
+
+    /** @return the per-context state of the collectives' context (see {@link TransportSet#quietAll(boolean)}). */
+    TransportContext[] newCollectiveContext()
+    {
+        return transports.newContexts(true);
     }
 
     /** @return whether pe is reached by any transport. */
@@ -598,8 +604,17 @@ final class RmaEngine
     /** Quiet of every live context (barrier_all, finalize). */
     void quietAll()
     {
+        quietAll(true);
+    }
+
+    /**
+     * @param collectives false (barrier_all): the program's contexts, not the collectives' own (their messages are
+     *                    complete once every member left the collective); true (finalize): every context.
+     */
+    void quietAll(final boolean collectives)
+    {
         VarHandle.fullFence();
-        transports.quietAll();
+        transports.quietAll(collectives);
     }
 
     void peQuiet(final TransportContext[] tc, final int[] pes)

@@ -18,6 +18,7 @@ final class RuntimeTeams implements TeamHost
     private final RmaEngine rma;
     private final Bootstrap bootstrap;
     private final ReachabilityMap reachability;
+    private volatile ShmemContext collectives;
 
     RuntimeTeams(final ShmemRuntime runtime, final RmaEngine rma, final Bootstrap bootstrap, final ReachabilityMap reachability)
     {
@@ -31,6 +32,26 @@ final class RuntimeTeams implements TeamHost
     public ShmemContext world()
     {
         return runtime;
+    }
+
+    @Override
+    public ShmemContext collectives()
+    {
+        ShmemContext c = collectives;
+        if (c == null)
+        {
+            synchronized (this)
+            {
+                c = collectives;
+                if (c == null)
+                {
+                    // made while WORLD's team is being built: the context names no team, numbers PEs as WORLD does
+                    c = new ContextImpl(rma, null, true, true, runtime.prefix());
+                    collectives = c;
+                }
+            }
+        }
+        return c;
     }
 
     @Override

@@ -687,7 +687,9 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     public void barrierAll()
     {
         rma.usable("barrierAll");
-        rma.quietAll(); // every context's operations, not only the default context's (the spec's minimum)
+        // every context's operations, not only the default context's (the spec's minimum); not the collectives'
+        // own context: a previous collective's messages are complete once every member left it
+        rma.quietAll(false);
         world.sync();
     }
 

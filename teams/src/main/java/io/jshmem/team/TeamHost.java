@@ -20,6 +20,17 @@ public interface TeamHost
     /** @return the default context; PE numbers are WORLD's. */
     ShmemContext world();
 
+    /**
+     * @return the context the team collectives' signals and data travel on (PE numbers are WORLD's): the runtime
+     *         gives them one of their own, so that barrier_all's quiet of the program's contexts does not wait
+     *         for the acknowledgements of a previous collective's messages (complete once every member left
+     *         it); by default the default context.
+     */
+    default ShmemContext collectives()
+    {
+        return world();
+    }
+
     /** @return this PE's WORLD number. */
     int myPe();
 

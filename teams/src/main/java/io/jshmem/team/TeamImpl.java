@@ -57,7 +57,7 @@ final class TeamImpl extends Team
         this.myRank = myRank;
         this.config = config;
         this.name = name;
-        this.channel = new Channel(registry.host.world(), slot, start, this.stride, size, myRank, registry.prefix, registry.timeoutNs, this);
+        this.channel = new Channel(registry.host.collectives(), slot, start, this.stride, size, myRank, registry.prefix, registry.timeoutNs, this);
         this.collectives = new TeamCollectives(this, registry, channel, size, myRank);
         this.stats = registry.host.stats();
     }

@@ -91,6 +91,18 @@ public interface Transport extends AutoCloseable
     TransportContext createContext();
 
     /**
+     * @return a context for the library's own collectives (their signals and data): {@link #quietAll(boolean)
+     *         quietAll(false)}, barrier_all's, need not wait for it. A collective's messages are complete for
+     *         the program once every member has left it (each waited for what was sent to it), so barrier_all
+     *         does not need their acknowledgements; waiting for them cost the proxy one more round trip per
+     *         barrier. By default the same as {@link #createContext()}.
+     */
+    default TransportContext createCollectiveContext()
+    {
+        return createContext();
+    }
+
+    /**
      * Puts {@code src} into the target's heap at {@code offset}.
      *
      * @param nbi true: the source must stay unchanged until quiet (a transport may still copy it now).
@@ -136,6 +148,15 @@ public interface Transport extends AutoCloseable
      */
     default void quietAll()
     {
+    }
+
+    /**
+     * @param collectives false: skip the contexts made by {@link #createCollectiveContext()} (barrier_all);
+     *                    true: every context, as {@link #quietAll()} (finalize).
+     */
+    default void quietAll(final boolean collectives)
+    {
+        quietAll();
     }
 
     /** Completes every operation the context issued to {@code pe}. */

@@ -418,6 +418,15 @@ public final class TransportSet implements AutoCloseable
      */
     public TransportContext[] newContexts()
     {
+        return newContexts(false);
+    }
+
+    /**
+     * @param collective true: the contexts of the library's collectives ({@link Transport#createCollectiveContext()}).
+     * @return one context slot per used transport, or null when this PE uses none.
+     */
+    public TransportContext[] newContexts(final boolean collective)
+    {
         if (used.length == 0)
         {
             return null;
@@ -425,7 +434,7 @@ public final class TransportSet implements AutoCloseable
         final TransportContext[] tcs = new TransportContext[used.length];
         for (int i = 0; i < used.length; i++)
         {
-            tcs[i] = used[i].createContext();
+            tcs[i] = collective ? used[i].createCollectiveContext() : used[i].createContext();
         }
         return tcs;
     }
@@ -485,12 +494,23 @@ public final class TransportSet implements AutoCloseable
             .allMatch(t -> t.capabilities().contains(Transport.Capability.PROGRESS_FROM_WAITS));
     }
 
-    /** Completes every live context's operations on every used transport (barrier_all, finalize). */
+    /** Completes every live context's operations on every used transport (finalize). */
     public void quietAll()
+    {
+        quietAll(true);
+    }
+
+    /**
+     * Completes live contexts' operations on every used transport.
+     *
+     * @param collectives false: the program's contexts only, not the collectives' (barrier_all: see
+     *                    {@link Transport#createCollectiveContext()}); true: every context (finalize).
+     */
+    public void quietAll(final boolean collectives)
     {
         for (final Transport t : used)
         {
-            t.quietAll();
+            t.quietAll(collectives);
         }
     }
 

@@ -13,11 +13,14 @@ final class ProxyContext implements TransportContext
     final int id;
     final AtomicLongArray issued;
     final AtomicLongArray completed;
+    /** Made for the library's collectives: barrier_all's quietAll(false) skips it. */
+    final boolean collective;
     private final ProxyTransport owner;
 
-    ProxyContext(final int id, final int nPes, final ProxyTransport owner)
+    ProxyContext(final int id, final int nPes, final ProxyTransport owner, final boolean collective)
     {
         this.id = id;
+        this.collective = collective;
         this.issued = new AtomicLongArray(nPes);
         this.completed = new AtomicLongArray(nPes);
         this.owner = owner;

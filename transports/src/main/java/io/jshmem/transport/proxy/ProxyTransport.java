@@ -400,6 +400,17 @@ public final class ProxyTransport implements Transport
     @Override
     public TransportContext createContext()
     {
+        return newContext(false);
+    }
+
+    @Override
+    public TransportContext createCollectiveContext()
+    {
+        return newContext(true);
+    }
+
+    private ProxyContext newContext(final boolean collective)
+    {
         synchronized (contextLock)
         {
             ProxyContext[] cs = contexts;
@@ -407,7 +418,7 @@ public final class ProxyTransport implements Transport
             {
                 if (cs[i] == null)
                 {
-                    final ProxyContext c = new ProxyContext(i, n, this);
+                    final ProxyContext c = new ProxyContext(i, n, this, collective);
                     final ProxyContext[] next = cs.clone();
                     next[i] = c;
                     contexts = next;
@@ -418,7 +429,7 @@ public final class ProxyTransport implements Transport
             {
                 throw new ShmemException(prefix + "proxy: " + MAX_CONTEXTS + " contexts exist; destroy some");
             }
-            final ProxyContext c = new ProxyContext(cs.length, n, this);
+            final ProxyContext c = new ProxyContext(cs.length, n, this, collective);
             final ProxyContext[] next = java.util.Arrays.copyOf(cs, cs.length * 2);
             next[cs.length] = c;
             contexts = next;
@@ -683,11 +694,17 @@ public final class ProxyTransport implements Transport
     @Override
     public void quietAll()
     {
+        quietAll(true);
+    }
+
+    @Override
+    public void quietAll(final boolean collectives)
+    {
         final ProxyContext[] cs = contexts;
         final long[][] targets = new long[cs.length][];
         for (int i = 0; i < cs.length; i++)
         {
-            if (cs[i] != null)
+            if (cs[i] != null && (collectives || !cs[i].collective))
             {
                 targets[i] = new long[n];
                 for (final int pe : remotePes)
