@@ -3,7 +3,7 @@
  *
  * PE 0 talks to the last PE (on the other host when the job spans two): get 8 B, put 8 B + quiet,
  * fetch_add and compare_swap latency, the 8-byte put rate with nbi puts and one quiet per window of
- * 4096, put bandwidth of 1 MiB nbi puts (16 per quiet), and barrier_all over every PE. Same loops,
+ * 4096, put bandwidth of 1 MiB nbi puts (16 per quiet), barrier_all and sync_all over every PE. Same loops,
  * iteration counts, warm-up (default 1 pass) and repetitions (default 5) as the Java program, and the
  * same text table and CSV (benchmark,size,unit,median,min,max,values) with IDENTICAL row names, so
  * benchmarks/compare-multihost joins the two row by row. When RemoteBench changes, change this file
@@ -96,6 +96,19 @@ static void run_all(void)
         char name[NAME_LEN];
         snprintf(name, sizeof name, "barrier_all, %d PEs", n);
         results_add(name, 0, "us", (double)(t1 - t0) / 1e3 / barriers);
+    }
+    shmem_barrier_all();
+    const long s0 = now_ns();
+    for (int i = 0; i < barriers; i++)
+    {
+        shmem_sync_all();
+    }
+    const long s1 = now_ns();
+    if (me == 0)
+    {
+        char name[NAME_LEN];
+        snprintf(name, sizeof name, "sync_all, %d PEs", n);
+        results_add(name, 0, "us", (double)(s1 - s0) / 1e3 / barriers);
     }
     shmem_barrier_all();
     shmem_free(buf);

@@ -11,7 +11,8 @@ import java.lang.foreign.MemorySegment;
  * The inter-node rows of issue 9's goals, for PE 0 talking to the last PE (on another host when the
  * job spans hosts; with {@code SHMEM_TRANSPORT=proxy} through the proxy on one host): get 8 B,
  * put 8 B + quiet, fetch_add and compare_swap latency, the 8-byte put rate with nbi puts and one quiet
- * per window of 4096, put bandwidth of 1 MiB nbi puts (16 per quiet), and barrier_all over every PE.
+ * per window of 4096, put bandwidth of 1 MiB nbi puts (16 per quiet), barrier_all and sync_all over every PE
+ * (sync_all: the barrier without its quiet).
  * Each row is the median of {@code --reps} repetitions (min and max beside it), after {@code --warmup}
  * unrecorded passes; PE 0 prints the table.
  * <p>
@@ -109,6 +110,17 @@ public final class RemoteBench
         if (me == 0)
         {
             results.add("barrier_all, " + shmem.nPes() + " PEs", 0, "us", (t1 - t0) / 1e3 / barriers);
+        }
+        shmem.barrierAll();
+        final long s0 = System.nanoTime();
+        for (int i = 0; i < barriers; i++)
+        {
+            shmem.syncAll();
+        }
+        final long s1 = System.nanoTime();
+        if (me == 0)
+        {
+            results.add("sync_all, " + shmem.nPes() + " PEs", 0, "us", (s1 - s0) / 1e3 / barriers);
         }
         shmem.barrierAll();
         shmem.free(buf);
