@@ -19,12 +19,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The moe example with --verify through the launcher users run: normal mode at 4 PEs, low-latency at 3 (fp8,
  * a hot expert), the collective formulation at 2, on this host (p2p); normal and low-latency at 2+2 PEs on two
- * test hosts (root only; whatever inter-node transport SHMEM_TRANSPORT selects). Every PE must report its
+ * test hosts (root only; whatever inter-node transport SHMEM_TRANSPORT selects, and again over UCX with
+ * {@code SHMEM_TRANSPORT=p2p,ucx}, UCX's tcp transport between the hosts). Every PE must report its
  * tokens verified and PE 0 the job-wide verdict.
  */
 class MoeIT
 {
     private static final TestHosts HOSTS = new TestHosts("jsmo", "10.97.0");
+    private static final List<String> UCX = List.of("-x", "SHMEM_TRANSPORT=p2p,ucx", "-x", "UCX_TLS=tcp", "-x", "UCX_NET_DEVICES=eth0");
     private static final String[] SMALL = {"--tokens", "128", "--hidden", "256", "--iters", "3", "--verify"};
 
     @BeforeAll
@@ -85,19 +87,33 @@ class MoeIT
     @Test
     void normalOnTwoHosts() throws Exception
     {
-        twoHosts("normal", "--payload", "fp8");
+        twoHosts(List.of(), "normal", "--payload", "fp8");
+    }
+
+    @Test
+    void normalOnTwoHostsOverUcx() throws Exception
+    {
+        twoHosts(UCX, "normal", "--payload", "fp8");
+    }
+
+    @Test
+    void lowLatencyOnTwoHostsOverUcx() throws Exception
+    {
+        twoHosts(UCX, "low-latency", "--hot", "0.5", "--inflight", "16");
     }
 
     @Test
     void lowLatencyOnTwoHostsWithAHotExpertAndAnInflightLimit() throws Exception
     {
-        twoHosts("low-latency", "--hot", "0.5", "--inflight", "16");
+        twoHosts(List.of(), "low-latency", "--hot", "0.5", "--inflight", "16");
     }
 
-    private static void twoHosts(final String mode, final String... extra) throws Exception
+    private static void twoHosts(final List<String> env, final String mode, final String... extra) throws Exception
     {
         final HostJobs jobs = new HostJobs(HOSTS);
-        final List<String> args = new ArrayList<>(List.of("--hosts", HOSTS.host(1) + ":2," + HOSTS.host(2) + ":2", "moe", "--mode", mode));
+        final List<String> args = new ArrayList<>(List.of("--hosts", HOSTS.host(1) + ":2," + HOSTS.host(2) + ":2"));
+        args.addAll(env);
+        args.addAll(List.of("moe", "--mode", mode));
         args.addAll(Arrays.asList(extra));
         args.addAll(Arrays.asList(SMALL));
         final HostJobs.Job job = jobs.run(args.toArray(String[]::new));
