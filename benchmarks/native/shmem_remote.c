@@ -36,6 +36,24 @@ static int peer;
 /* the private 1 MiB source of the bandwidth row (RemoteBench's off-heap segment), made once in main */
 static char *big;
 
+/* RemoteBench.everyPe: times count calls of a collective op on every PE, between barriers; PE 0 records us per call */
+static void every_pe(const char *what, int count, void (*op)(void))
+{
+    shmem_barrier_all();
+    const long t0 = now_ns();
+    for (int i = 0; i < count; i++)
+    {
+        op();
+    }
+    const long t1 = now_ns();
+    if (me == 0)
+    {
+        char name[NAME_LEN];
+        snprintf(name, sizeof name, "%s, %d PEs", what, shmem_n_pes());
+        results_add(name, 0, "us", (double)(t1 - t0) / 1e3 / count);
+    }
+}
+
 /* RemoteBench.runAll, line by line: the symmetric objects are allocated and freed in every pass */
 static void run_all(void)
 {
@@ -83,33 +101,9 @@ static void run_all(void)
         const long b1 = now_ns();
         results_add("put bandwidth (1 MiB nbi, quiet per 16)", BIG_BYTES, "MB/s", (double)puts * BIG_BYTES / ((double)(b1 - b0) / 1e3));
     }
-    shmem_barrier_all();
     const int barriers = quick ? 300 : 2000;
-    const long t0 = now_ns();
-    for (int i = 0; i < barriers; i++)
-    {
-        shmem_barrier_all();
-    }
-    const long t1 = now_ns();
-    if (me == 0)
-    {
-        char name[NAME_LEN];
-        snprintf(name, sizeof name, "barrier_all, %d PEs", n);
-        results_add(name, 0, "us", (double)(t1 - t0) / 1e3 / barriers);
-    }
-    shmem_barrier_all();
-    const long s0 = now_ns();
-    for (int i = 0; i < barriers; i++)
-    {
-        shmem_sync_all();
-    }
-    const long s1 = now_ns();
-    if (me == 0)
-    {
-        char name[NAME_LEN];
-        snprintf(name, sizeof name, "sync_all, %d PEs", n);
-        results_add(name, 0, "us", (double)(s1 - s0) / 1e3 / barriers);
-    }
+    every_pe("barrier_all", barriers, shmem_barrier_all);
+    every_pe("sync_all", barriers, shmem_sync_all);
     shmem_barrier_all();
     shmem_free(buf);
     shmem_free(words);

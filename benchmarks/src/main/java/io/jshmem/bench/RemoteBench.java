@@ -99,32 +99,28 @@ public final class RemoteBench
             final long b1 = System.nanoTime();
             results.add("put bandwidth (1 MiB nbi, quiet per 16)", 1 << 20, "MB/s", (double)puts * (1 << 20) / ((b1 - b0) / 1e3));
         }
-        shmem.barrierAll();
         final int barriers = quick ? 300 : 2000;
+        everyPe("barrier_all, " + shmem.nPes() + " PEs", barriers, shmem::barrierAll);
+        everyPe("sync_all, " + shmem.nPes() + " PEs", barriers, shmem::syncAll);
+        shmem.barrierAll();
+        shmem.free(buf);
+        shmem.free(words);
+    }
+
+    /** Times {@code count} calls of a collective op on every PE, between barriers; PE 0 records µs per call. */
+    private void everyPe(final String name, final int count, final Runnable op)
+    {
+        shmem.barrierAll();
         final long t0 = System.nanoTime();
-        for (int i = 0; i < barriers; i++)
+        for (int i = 0; i < count; i++)
         {
-            shmem.barrierAll();
+            op.run();
         }
         final long t1 = System.nanoTime();
         if (me == 0)
         {
-            results.add("barrier_all, " + shmem.nPes() + " PEs", 0, "us", (t1 - t0) / 1e3 / barriers);
+            results.add(name, 0, "us", (t1 - t0) / 1e3 / count);
         }
-        shmem.barrierAll();
-        final long s0 = System.nanoTime();
-        for (int i = 0; i < barriers; i++)
-        {
-            shmem.syncAll();
-        }
-        final long s1 = System.nanoTime();
-        if (me == 0)
-        {
-            results.add("sync_all, " + shmem.nPes() + " PEs", 0, "us", (s1 - s0) / 1e3 / barriers);
-        }
-        shmem.barrierAll();
-        shmem.free(buf);
-        shmem.free(words);
     }
 
     private void latency(final String name, final int iters, final Runnable op)
