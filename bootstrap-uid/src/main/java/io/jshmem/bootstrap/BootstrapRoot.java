@@ -507,7 +507,13 @@ public final class BootstrapRoot implements AutoCloseable
             ch.trySend(Wire.REJECT, new Wire.Writer().str(reject).toBytes());
             return null;
         }
-        if (complete)
+        if (!complete)
+        {
+            // admitted to this generation: the member's first heartbeat says so, so that a root lost while the PE
+            // waits for the others is a failure for it, not the root of an earlier init going away (a retry)
+            m.ch.trySend(Wire.HEARTBEAT, new byte[0]);
+        }
+        else
         {
             final Wire.Writer w = new Wire.Writer().i32(size).str(welcomeJobId);
             for (final Member each : members)

@@ -45,6 +45,11 @@ public final class UidBootstrap extends AbstractBootstrap
     private volatile Channel connecting;
     private volatile long rootSeenNs = System.nanoTime();
     private volatile boolean leaving;
+    /**
+     * The root admitted this PE to its generation (a heartbeat came before the welcome): from then on a closed
+     * connection is that root lost, not the root of an earlier init going away.
+     */
+    private volatile boolean admitted;
     private volatile boolean heartbeatsPaused;
     private volatile BootstrapRoot hostedRoot;
     private String jobId;
@@ -410,10 +415,7 @@ public final class UidBootstrap extends AbstractBootstrap
                 final Wire.Reader r = f.reader();
                 switch (f.type())
                 {
-                    case Wire.HEARTBEAT ->
-                    {
-                        // rootSeenNs updated
-                    }
+                    case Wire.HEARTBEAT -> admitted = true; // rootSeenNs updated; only members get heartbeats
                     case Wire.WELCOME -> welcome.complete(r);
                     case Wire.MISSING -> missing.complete(r.strings());
                     case Wire.RETRY ->
@@ -450,7 +452,7 @@ public final class UidBootstrap extends AbstractBootstrap
         {
             if (!leaving && !closed())
             {
-                if (settings.generation() > 1 && !welcome.isDone() && ex instanceof IOException)
+                if (settings.generation() > 1 && !welcome.isDone() && !admitted && ex instanceof IOException)
                 {
                     leaving = true; // a root of an earlier init going away as this PE joined: connect again
                     welcome.completeExceptionally(new RetryLater(ROOT_GOING + BootstrapRoot.describe(ex) + ")"));

@@ -166,6 +166,43 @@ class GenerationsTest
     }
 
     /**
+     * A root lost while admitted PEs of a later init wait for the others (its PE killed, as torchrun's agent stops
+     * the root's PE when a PE of its node died before reaching the root) fails them at once: it is not the root of
+     * the previous init going away, which they would retry until SHMEM_BOOTSTRAP_TIMEOUT (15 s here).
+     */
+    @Test
+    void aRootLostWhileALaterInitFormsFailsItsAdmittedPesAtOnce() throws Exception
+    {
+        try (TestJob job = new TestJob(3))
+        {
+            final List<UidBootstrap> first = job.form();
+            for (final UidBootstrap b : first)
+            {
+                b.close();
+            }
+            final Future<UidBootstrap> pe0 = job.submit(() -> join(job, 0, 2));
+            final Future<UidBootstrap> pe1 = job.submit(() -> join(job, 1, 2));
+            for (int i = 0; i < 250 && (job.root.generation() != 2 || job.root.joinedForTesting() != 2); i++)
+            {
+                Thread.sleep(20);
+            }
+            assertEquals(2, job.root.generation());
+            assertEquals(2, job.root.joinedForTesting(), "PEs 0 and 1 admitted to init 2");
+            Thread.sleep(100); // their heartbeat of admission read
+            final long t0 = System.nanoTime();
+            job.root.close();
+            for (final Future<UidBootstrap> f : List.of(pe0, pe1))
+            {
+                final java.util.concurrent.ExecutionException ex = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> f.get(10, java.util.concurrent.TimeUnit.SECONDS));
+                assertTrue(ex.getCause().getMessage().contains("was lost"), ex.getCause().toString());
+            }
+            final long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(ms < 3_000, "the admitted PEs failed " + ms + " ms after the root went");
+        }
+    }
+
+    /**
      * Each PE inits, exchanges, finalizes three times: under torchrun variables (PE 0 hosts a root per
      * generation, on the same port) and under shmemrun's (one root for the job's life).
      */
