@@ -35,11 +35,6 @@ final class ContextImpl extends ShmemContext
     private final String prefix;
     private volatile boolean closed;
 
-    ContextImpl(final RmaEngine rma, final Team team, final boolean world, final String prefix, final ContextOption... options)
-    {
-        this(rma, team, world, false, prefix, options);
-    }
-
     /**
      * @param collective true: the context of the library's collectives (WORLD numbering), whose transport state
      *                   barrier_all's quiet skips ({@link RmaEngine#quietAll(boolean)}).
@@ -48,7 +43,7 @@ final class ContextImpl extends ShmemContext
         final ContextOption... options)
     {
         this.rma = rma;
-        this.tc = collective ? rma.newCollectiveContext() : rma.newContext();
+        this.tc = rma.newContext(collective);
         this.team = team;
         this.world = world;
         this.prefix = prefix;

@@ -107,16 +107,13 @@ final class RmaEngine
         }
     }
 
-    /** @return a new per-context state: one slot per remote transport in use (null when none is). */
-    TransportContext[] newContext()
+    /**
+     * @param collective true: the state of the collectives' own context (see {@link TransportSet#quietAll(boolean)}).
+     * @return a new per-context state: one slot per remote transport in use (null when none is).
+     */
+    TransportContext[] newContext(final boolean collective)
     {
-        return transports.newContexts(false);
-    }
-
-    /** @return the per-context state of the collectives' context (see {@link TransportSet#quietAll(boolean)}). */
-    TransportContext[] newCollectiveContext()
-    {
-        return transports.newContexts(true);
+        return transports.newContexts(collective);
     }
 
     /** @return whether pe is reached by any transport. */
@@ -601,13 +598,9 @@ final class RmaEngine
         }
     }
 
-    /** Quiet of every live context (barrier_all, finalize). */
-    void quietAll()
-    {
-        quietAll(true);
-    }
-
     /**
+     * Quiet of the live contexts.
+     *
      * @param collectives false (barrier_all): the program's contexts, not the collectives' own (their messages are
      *                    complete once every member left the collective); true (finalize): every context.
      */

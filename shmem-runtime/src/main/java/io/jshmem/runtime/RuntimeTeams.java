@@ -18,7 +18,7 @@ final class RuntimeTeams implements TeamHost
     private final RmaEngine rma;
     private final Bootstrap bootstrap;
     private final ReachabilityMap reachability;
-    private volatile ShmemContext collectives;
+    private final ShmemContext collectives;
 
     RuntimeTeams(final ShmemRuntime runtime, final RmaEngine rma, final Bootstrap bootstrap, final ReachabilityMap reachability)
     {
@@ -26,6 +26,8 @@ final class RuntimeTeams implements TeamHost
         this.rma = rma;
         this.bootstrap = bootstrap;
         this.reachability = reachability;
+        // WORLD's team does not exist yet: the context names no team and numbers PEs as WORLD does
+        this.collectives = new ContextImpl(rma, null, true, true, runtime.prefix());
     }
 
     @Override
@@ -37,21 +39,7 @@ final class RuntimeTeams implements TeamHost
     @Override
     public ShmemContext collectives()
     {
-        ShmemContext c = collectives;
-        if (c == null)
-        {
-            synchronized (this)
-            {
-                c = collectives;
-                if (c == null)
-                {
-                    // made while WORLD's team is being built: the context names no team, numbers PEs as WORLD does
-                    c = new ContextImpl(rma, null, true, true, runtime.prefix());
-                    collectives = c;
-                }
-            }
-        }
-        return c;
+        return collectives;
     }
 
     @Override
@@ -111,7 +99,7 @@ final class RuntimeTeams implements TeamHost
     @Override
     public ShmemContext createContext(final Team team, final ContextOption... options)
     {
-        return new ContextImpl(rma, team, team == runtime.teamWorld(), runtime.prefix(), options);
+        return new ContextImpl(rma, team, team == runtime.teamWorld(), false, runtime.prefix(), options);
     }
 
     @Override

@@ -88,7 +88,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         this.waitIdle = waitIdle;
         this.stats = config.isSet(ShmemOptions.STATS) ? new PeStats() : null;
         this.rma = new RmaEngine(this, transports, stats);
-        this.tc = rma.newContext();
+        this.tc = rma.newContext(false);
         this.allocations = new HeapAllocations(this, bootstrap, heapFile.dataSize(), debug);
         // The team slot pool (teams module), WORLD's sync words included. Not zeroed here: the heap file is new,
         // so its pages are zero, and a faster peer may already have signalled into it. start() separates
@@ -376,7 +376,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         }
         try
         {
-            rma.quietAll();
+            rma.quietAll(true);
             if (bootstrap.failure() == null)
             {
                 // The finalize agreement runs on the bootstrap, not on WORLD's team sync: a team sync here would

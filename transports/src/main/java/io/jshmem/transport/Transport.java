@@ -91,8 +91,8 @@ public interface Transport extends AutoCloseable
     TransportContext createContext();
 
     /**
-     * @return a context for the library's own collectives (their signals and data): {@link #quietAll(boolean)
-     *         quietAll(false)}, barrier_all's, need not wait for it. A collective's messages are complete for
+     * @return a context for the library's own collectives (their signals and data): barrier_all's
+     *         {@link #quietAll(boolean) quietAll(false)} need not wait for it. A collective's messages are complete for
      *         the program once every member has left it (each waited for what was sent to it), so barrier_all
      *         does not need their acknowledgements; waiting for them cost the proxy one more round trip per
      *         barrier. By default the same as {@link #createContext()}.
@@ -142,21 +142,15 @@ public interface Transport extends AutoCloseable
     void quiet(TransportContext ctx);
 
     /**
-     * Completes every operation issued before the call on every live context of this PE (barrier_all
-     * and finalize use it: the spec asks only for the default context's, but a program that forgot a
-     * context's quiet before a barrier should not see that only on a multi-node job).
-     */
-    default void quietAll()
-    {
-    }
-
-    /**
-     * @param collectives false: skip the contexts made by {@link #createCollectiveContext()} (barrier_all);
-     *                    true: every context, as {@link #quietAll()} (finalize).
+     * Completes every operation issued before the call on the live contexts of this PE (barrier_all and
+     * finalize use it: the spec asks only for the default context's, but a program that forgot a context's
+     * quiet before a barrier should not see that only on a multi-node job).
+     *
+     * @param collectives false (barrier_all): skip the contexts made by {@link #createCollectiveContext()};
+     *                    true (finalize): every context.
      */
     default void quietAll(final boolean collectives)
     {
-        quietAll();
     }
 
     /** Completes every operation the context issued to {@code pe}. */

@@ -21,7 +21,7 @@ import java.util.Map;
  * <p>
  * Dispatch: {@link #remoteOf(int)} is the transport reaching a PE that p2p does not map, and
  * {@link #slotOf(int)} its index among {@link #used()}, the remote transports this PE sends through; a
- * context holds one {@link TransportContext} per used transport ({@link #newContexts()}), so a hot-path
+ * context holds one {@link TransportContext} per used transport ({@link #newContexts(boolean)}), so a hot-path
  * operation is two array loads. A transport that neither reaches a PE from here nor is used by any PE to
  * reach this one is closed right after connect (an idle progress thread or listener costs nothing then).
  * <p>
@@ -413,17 +413,9 @@ public final class TransportSet implements AutoCloseable
     }
 
     /**
+     * @param collective true: the contexts of the library's collectives ({@link Transport#createCollectiveContext()}).
      * @return one context slot per used transport (null when this PE uses none: the p2p tier has no
      *         per-context state).
-     */
-    public TransportContext[] newContexts()
-    {
-        return newContexts(false);
-    }
-
-    /**
-     * @param collective true: the contexts of the library's collectives ({@link Transport#createCollectiveContext()}).
-     * @return one context slot per used transport, or null when this PE uses none.
      */
     public TransportContext[] newContexts(final boolean collective)
     {
@@ -492,12 +484,6 @@ public final class TransportSet implements AutoCloseable
     {
         return Arrays.stream(listed).filter(t -> t != null && t != p2p)
             .allMatch(t -> t.capabilities().contains(Transport.Capability.PROGRESS_FROM_WAITS));
-    }
-
-    /** Completes every live context's operations on every used transport (finalize). */
-    public void quietAll()
-    {
-        quietAll(true);
     }
 
     /**

@@ -73,7 +73,7 @@ class TransportSetTest
             assertTrue(set.names().contains("proxy"), "the proxy is always in the automatic list: " + set.names());
             // one node: p2p maps everyone, so no remote transport is used and contexts hold no slot
             assertTrue(set.used().isEmpty(), set.used()::toString);
-            assertNull(set.newContexts());
+            assertNull(set.newContexts(false));
             assertEquals(List.of("p2p: reaches 2 of 2 other PEs", "proxy: reaches 0 of 2 other PEs"), set.describe().subList(0, 2));
             for (int pe = 0; pe < N; pe++)
             {
@@ -97,7 +97,7 @@ class TransportSetTest
                 assertEquals(pe == me ? null : "proxy", pe == me ? null : set.remoteOf(pe).name());
             }
             assertNull(set.p2p().heapOf(right), "p2p maps no peer when it is not listed");
-            final TransportContext[] tcs = set.newContexts();
+            final TransportContext[] tcs = set.newContexts(false);
             assertEquals(1, tcs.length);
             final long[] v = {1000 + me};
             set.remoteOf(right).put(tcs[set.slotOf(right)], right, 64, MemorySegment.ofArray(v), false);
@@ -160,7 +160,7 @@ class TransportSetTest
                 assertEquals(pe == me ? ReachabilityMap.P2P : ReachabilityMap.UCX, set.map().transport(me, pe));
             }
             assertTrue(set.describe().get(0).startsWith("ucx: reaches 2 of 2 other PEs (UCX 1."), set.describe()::toString);
-            final TransportContext[] tcs = set.newContexts();
+            final TransportContext[] tcs = set.newContexts(false);
             final long[] v = {2000 + me};
             set.remoteOf(right).put(tcs[set.slotOf(right)], right, 64, MemorySegment.ofArray(v), false);
             set.quiet(tcs);

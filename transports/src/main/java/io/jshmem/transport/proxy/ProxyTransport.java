@@ -692,12 +692,6 @@ public final class ProxyTransport implements Transport
     }
 
     @Override
-    public void quietAll()
-    {
-        quietAll(true);
-    }
-
-    @Override
     public void quietAll(final boolean collectives)
     {
         final ProxyContext[] cs = contexts;

@@ -536,9 +536,9 @@ public final class UcxTransport implements Transport
     }
 
     @Override
-    public void quietAll()
+    public void quietAll(final boolean collectives)
     {
-        flushWorker();
+        flushWorker(); // one worker: a flush completes every context's operations, the collectives' too
     }
 
     private void flushWorker()
