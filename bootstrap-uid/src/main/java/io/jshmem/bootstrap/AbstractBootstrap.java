@@ -97,6 +97,13 @@ abstract class AbstractBootstrap implements Bootstrap
     }
 
     @Override
+    public int machineSize()
+    {
+        final String machine = Net.machineOf(hosts[rank]);
+        return (int)java.util.Arrays.stream(hosts).filter(h -> Net.machineOf(h).equals(machine)).count();
+    }
+
+    @Override
     public int[] nodeOfRank()
     {
         return nodeMap.nodeOfRank().clone();

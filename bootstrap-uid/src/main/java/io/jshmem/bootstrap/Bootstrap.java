@@ -27,6 +27,13 @@ public interface Bootstrap extends AutoCloseable
     /** @return the number of PEs on this PE's node. */
     int nodeSize();
 
+    /**
+     * @return the number of PEs on this PE's machine: those whose host identity has this PE's boot id. Hosts made
+     *         of network namespaces or containers on one machine have their own hostnames but share its kernel
+     *         and cores; without a boot id, the PEs of this node.
+     */
+    int machineSize();
+
     /** @return which node (0..nodeCount-1, in order of first rank) each rank is on. */
     int[] nodeOfRank();
 

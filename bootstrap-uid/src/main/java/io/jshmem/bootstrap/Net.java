@@ -172,6 +172,12 @@ final class Net
         return boot == null ? name : name + "/" + boot;
     }
 
+    /** @return the machine part of a {@link #hostIdentity()}: its boot id, or the whole identity when it has none. */
+    static String machineOf(final String hostIdentity)
+    {
+        return hostIdentity.substring(hostIdentity.lastIndexOf('/') + 1);
+    }
+
     private static String readFirstLine(final String file)
     {
         try

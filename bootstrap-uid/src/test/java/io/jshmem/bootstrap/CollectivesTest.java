@@ -121,19 +121,7 @@ class CollectivesTest
     {
         try (TestJob job = new TestJob(4))
         {
-            final List<java.util.concurrent.Future<UidBootstrap>> fs = new java.util.ArrayList<>();
-            for (int r = 0; r < 4; r++)
-            {
-                final int rank = r;
-                final BootstrapSettings s = job.settings.withDebug(true).withHostIdentity(r < 3 ? "hostA/boot1" : "hostB/boot2");
-                fs.add(job.submit(() -> UidBootstrap.connect(job.root.uniqueId(), rank, 4, s)));
-            }
-            final List<UidBootstrap> pes = new java.util.ArrayList<>();
-            for (final var f : fs)
-            {
-                pes.add(TestJob.get(f));
-            }
-            job.pes.addAll(pes);
+            final List<UidBootstrap> pes = formOnHosts(job, r -> r < 3 ? "hostA/boot1" : "hostB/boot2");
             assertArrayEquals(new int[] {0, 0, 0, 1}, pes.get(0).nodeOfRank());
             assertEquals(2, pes.get(2).nodeRank());
             assertEquals(3, pes.get(2).nodeSize());
@@ -144,6 +132,38 @@ class CollectivesTest
                 + " rank->node [0, 0, 0, 1]"), String.join("\n", job.log));
             assertTrue(job.log.contains("[pe 3/4] bootstrap: node rank 0/1 on node 1 (hostB/boot2)"), String.join("\n", job.log));
         }
+    }
+
+    /** Namespaced hosts of one machine (own hostnames, one boot id) count together; another boot id does not. */
+    @Test
+    void machineSizeCountsThePesOfOneBootId()
+    {
+        try (TestJob job = new TestJob(4))
+        {
+            final List<UidBootstrap> pes = formOnHosts(job, r -> r == 3 ? "other/boot2" : "ns" + (r / 2) + "/boot1");
+            assertArrayEquals(new int[] {0, 0, 1, 2}, pes.get(0).nodeOfRank());
+            assertEquals(List.of(3, 3, 3, 1), pes.stream().map(Bootstrap::machineSize).toList());
+            assertEquals(List.of(2, 2, 1, 1), pes.stream().map(Bootstrap::nodeSize).toList());
+        }
+    }
+
+    /** Forms a job whose PE r has host identity {@code identity(r)} (debug on). */
+    private static List<UidBootstrap> formOnHosts(final TestJob job, final java.util.function.IntFunction<String> identity)
+    {
+        final List<java.util.concurrent.Future<UidBootstrap>> fs = new java.util.ArrayList<>();
+        for (int r = 0; r < job.size; r++)
+        {
+            final int rank = r;
+            final BootstrapSettings s = job.settings.withDebug(true).withHostIdentity(identity.apply(r));
+            fs.add(job.submit(() -> UidBootstrap.connect(job.root.uniqueId(), rank, job.size, s)));
+        }
+        final List<UidBootstrap> pes = new java.util.ArrayList<>();
+        for (final var f : fs)
+        {
+            pes.add(TestJob.get(f));
+        }
+        job.pes.addAll(pes);
+        return pes;
     }
 
     @Test

@@ -227,36 +227,10 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         return oversubscribed(bootstrap) ? 2000 : -1;
     }
 
-    /** @return whether this machine runs more PEs than it has cores. */
+    /** @return whether this machine runs more PEs than it has cores ({@link Bootstrap#machineSize()}). */
     private static boolean oversubscribed(final Bootstrap bootstrap)
     {
-        return pesOnThisMachine(bootstrap) > Runtime.getRuntime().availableProcessors();
-    }
-
-    /**
-     * @return the PEs that share this PE's kernel, and so its cores: those whose host identity
-     *         ({@code hostname/boot id}) has this PE's boot id. Hosts made of namespaces or containers on one
-     *         machine have their own hostnames but one boot id; without a boot id, the PEs of this node.
-     */
-    static int pesOnThisMachine(final Bootstrap bootstrap)
-    {
-        final String[] hosts = bootstrap.hostOfRank();
-        final String mine = hosts[bootstrap.rank()];
-        final int slash = mine.lastIndexOf('/');
-        if (slash < 0)
-        {
-            return bootstrap.nodeSize();
-        }
-        final String boot = mine.substring(slash);
-        int n = 0;
-        for (final String host : hosts)
-        {
-            if (host.endsWith(boot))
-            {
-                n++;
-            }
-        }
-        return Math.max(n, bootstrap.nodeSize());
+        return bootstrap.machineSize() > Runtime.getRuntime().availableProcessors();
     }
 
     /**
