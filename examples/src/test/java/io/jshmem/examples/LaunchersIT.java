@@ -8,6 +8,8 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,16 +24,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class LaunchersIT
 {
+    private static final String PREFIX = "jsln";
+    private static final String NET = "10.96.0";
+
     @Test
     void everyLauncherAcrossTwoHosts() throws Exception
     {
-        final ProcessBuilder pb = new ProcessBuilder(TestHosts.ROOT.resolve("bin/test-launchers").toString(), "all")
-            .redirectErrorStream(true)
+        final ProcessBuilder pb = script("bin/test-launchers", "all")
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        pb.environment().put("JSHMEM_TEST_HOSTS_PREFIX", "jsln");
-        pb.environment().put("JSHMEM_TEST_HOSTS_NET", "10.96.0");
-        // the script bounds itself (60 s a job, 210 s of jobs, 75 s for the SLURM cluster to come up)
-        pb.environment().put("JSHMEM_TEST_LAUNCHERS_BUDGET", "210");
+        // the script bounds itself: 60 s a job, its default 210 s budget of jobs, 75 s for the SLURM cluster to come up
         final Process p = pb.start();
         // line by line, so that what ran before a hang is in the failure message even if the pipe never closes
         final StringBuffer out = new StringBuffer();
@@ -60,17 +61,23 @@ class LaunchersIT
                 p.destroyForcibly();
             }
             // what the script's own clean-up could not reach: the SLURM daemons and the hosts
-            final ProcessBuilder down = new ProcessBuilder(TestHosts.ROOT.resolve("bin/test-slurm").toString(), "down")
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
-            down.environment().put("JSHMEM_TEST_HOSTS_PREFIX", "jsln");
-            down.environment().put("JSHMEM_TEST_HOSTS_NET", "10.96.0");
-            down.start().waitFor(30, TimeUnit.SECONDS);
+            script("bin/test-slurm", "down").redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(30, TimeUnit.SECONDS);
         }
         reader.join(5_000);
         assertTrue(done, "bin/test-launchers ended within 330 s:\n" + out);
         assertEquals(0, p.exitValue(), "every launcher row passed:\n" + out);
         assertTrue(out.toString().contains("test-launchers: all 10 passed"), out.toString());
-        final TestHosts hosts = new TestHosts("jsln", "10.96.0");
-        assertEquals("", hosts.run("list").out(), "the test hosts are down");
+        assertEquals("", new TestHosts(PREFIX, NET).run("list").out(), "the test hosts are down");
+    }
+
+    /** @return the project script with its arguments, on this test's hosts, output and errors merged. */
+    private static ProcessBuilder script(final String path, final String... args)
+    {
+        final List<String> cmd = new ArrayList<>(List.of(TestHosts.ROOT.resolve(path).toString()));
+        cmd.addAll(List.of(args));
+        final ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put("JSHMEM_TEST_HOSTS_PREFIX", PREFIX);
+        pb.environment().put("JSHMEM_TEST_HOSTS_NET", NET);
+        return pb;
     }
 }
