@@ -94,19 +94,13 @@ class ElementMathTest
 
     // ------------------------------------------------------------------ integers: edge values, then random values
 
-    /** The op in Java's int arithmetic (byte, short and char operands promoted, as their own arithmetic does). */
+    /**
+     * The op in Java's int arithmetic (byte, short and char operands promoted, as their own arithmetic does): the
+     * long result's low 32 bits, which is what int wrap-around, comparison and bitwise ops give.
+     */
     private static int intOp(final ReduceOp op, final int a, final int b)
     {
-        return switch (op)
-        {
-            case AND -> a & b;
-            case OR -> a | b;
-            case XOR -> a ^ b;
-            case MAX -> Math.max(a, b);
-            case MIN -> Math.min(a, b);
-            case SUM -> a + b;
-            case PROD -> a * b;
-        };
+        return (int)longOp(op, a, b);
     }
 
     private static long longOp(final ReduceOp op, final long a, final long b)
