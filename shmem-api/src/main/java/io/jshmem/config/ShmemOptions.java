@@ -270,6 +270,13 @@ public final class ShmemOptions
             "sleeps on the worker's event descriptor (0: sleep at once; an idle job then costs nothing; a ping-pong keeps it awake).",
         DurationParser::parseNs);
 
+    /** How long after a PE's last UCX call the UCX progress thread takes over serving its peers. */
+    public static final Option<Long> UCX_HANDOFF_NS = Option.of("SHMEM_UCX_HANDOFF", null, "1ms",
+        "transports", "How long after this PE's last UCX operation or progressing wait poll the UCX transport's progress thread " +
+            "takes over serving its peers (passive progress); until then the PE's own calls progress the worker and the thread " +
+            "stays parked (0: it never stands aside). A wait that parks hands over at once.",
+        DurationParser::parseNs);
+
     /** Every option, in table order. */
     public static final List<Option<?>> ALL = List.of(
         SYMMETRIC_SIZE, DEBUG, INFO, VERSION, STATS, WAIT_SPINS, WAIT_YIELDS,
@@ -278,5 +285,5 @@ public final class ShmemOptions
         BOOTSTRAP, BOOTSTRAP_UID, BOOTSTRAP_UID_SESSION_ID, BOOTSTRAP_UID_SOCK_IFNAME, BOOTSTRAP_UID_SOCK_FAMILY,
         BOOTSTRAP_SECRET, BOOTSTRAP_TIMEOUT_NS, BOOTSTRAP_PEER_TIMEOUT_NS,
         TRANSPORT, PROXY_RING_SIZE, PROXY_WINDOW, PROXY_SPINS, PROXY_HEARTBEAT_NS, PROXY_PEER_TIMEOUT_NS,
-        UCX_LIBRARY, UCX_SPIN_NS);
+        UCX_LIBRARY, UCX_SPIN_NS, UCX_HANDOFF_NS);
 }

@@ -141,12 +141,9 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             if (waitProgress != null && remoteWaits && transports.waitsServeEveryRemote())
             {
                 // no proxy thread needs this node's cores: waiters poll the network as long as a one-node job's poll memory
-                waitIdle.progressWith(waitProgress, waitSpins(config, bootstrap, false), waitYields(config, bootstrap, false));
+                waitIdle.retune(waitSpins(config, bootstrap, false), waitYields(config, bootstrap, false));
             }
-            else
-            {
-                waitIdle.progressWith(waitProgress);
-            }
+            waitIdle.progressWith(waitProgress, transports.waitParks());
             if (bootstrap.rank() == 0 && config.isSet(ShmemOptions.INFO))
             {
                 for (final String line : transports.describe())

@@ -26,6 +26,7 @@ final class WaitIdle
     private int spinsAndYields;
     private boolean parks;
     private volatile Runnable progress;
+    private volatile Runnable parking;
 
     WaitIdle(final Bootstrap bootstrap, final String prefix, final int spins, final int yields)
     {
@@ -43,23 +44,24 @@ final class WaitIdle
 
     /**
      * Makes every poll before the parks also run {@code progress} (a transport whose peers' operations land in
-     * this PE's progress calls, {@link io.jshmem.transport.TransportSet#waitProgress()}). Set once, at init,
-     * before any wait.
+     * this PE's progress calls, {@link io.jshmem.transport.TransportSet#waitProgress()}) and the first park of each
+     * wait run {@code parks} ({@link io.jshmem.transport.TransportSet#waitParks()}: the transport's own thread takes
+     * over). Either may be null. Set once, at init, before any wait.
      */
-    void progressWith(final Runnable progress)
+    void progressWith(final Runnable progress, final Runnable parks)
     {
+        this.parking = parks;
         this.progress = progress;
     }
 
     /**
-     * Makes every poll before the parks run {@code progress} and sets new spin and yield counts (the wait a job
-     * whose remote transports are all served by its waiters' progress calls wants: that of a one-node job,
-     * since nothing else needs the core). Called once at init, before any wait of the program.
+     * Sets new spin and yield counts (the wait a job whose remote transports are all served by its waiters'
+     * progress calls wants: that of a one-node job, since nothing else needs the core). Called once at init,
+     * before any wait of the program.
      */
-    void progressWith(final Runnable progress, final int spins, final int yields)
+    void retune(final int spins, final int yields)
     {
         tune(spins, yields);
-        this.progress = progress;
     }
 
     int idle(final int count)
@@ -85,6 +87,14 @@ final class WaitIdle
             return count == Integer.MAX_VALUE ? count : count + 1;
         }
         final int parked = count - spinsAndYields;
+        if (parked == 0 && p != null)
+        {
+            final Runnable parks = parking;
+            if (parks != null)
+            {
+                parks.run(); // this wait stops progressing: the transport's thread takes over now
+            }
+        }
         LockSupport.parkNanos(parked < 100 ? 10_000L : parked < 1000 ? 50_000L : 200_000L);
         return count == Integer.MAX_VALUE ? count : count + 1;
     }

@@ -164,6 +164,15 @@ public interface Transport extends AutoCloseable
     void progress();
 
     /**
+     * The calling thread, which ran {@link #progress()} on each poll of a wait on heap words, now parks instead
+     * and stops progressing: a transport whose own thread stands aside while callers progress (UCX) takes over
+     * at once rather than after its hand-off delay. Called once per wait, at its first park.
+     */
+    default void progressParks()
+    {
+    }
+
+    /**
      * Finalize has passed its last barrier: from now on peers closing their connections is expected,
      * not a failure. Called on every PE before the bootstrap's final barrier.
      */

@@ -456,6 +456,20 @@ public final class TransportSet implements AutoCloseable
      */
     public Runnable waitProgress()
     {
+        return eachPolled(Transport::progress);
+    }
+
+    /**
+     * @return what a PE's wait runs when it stops polling and parks: {@link Transport#progressParks()} of the
+     *         transports {@link #waitProgress()} progresses, or null when none.
+     */
+    public Runnable waitParks()
+    {
+        return eachPolled(Transport::progressParks);
+    }
+
+    private Runnable eachPolled(final java.util.function.Consumer<Transport> action)
+    {
         final Transport[] polled = Arrays.stream(listed).filter(t -> t != null && t != p2p &&
             t.capabilities().contains(Transport.Capability.PROGRESS_FROM_WAITS)).toArray(Transport[]::new);
         if (polled.length == 0)
@@ -465,13 +479,13 @@ public final class TransportSet implements AutoCloseable
         if (polled.length == 1)
         {
             final Transport only = polled[0];
-            return only::progress;
+            return () -> action.accept(only);
         }
         return () ->
         {
             for (final Transport t : polled)
             {
-                t.progress();
+                action.accept(t);
             }
         };
     }

@@ -5,6 +5,7 @@ import io.jshmem.heap.HeapFile;
 import io.jshmem.transport.ucx.UcxTransport;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -21,10 +22,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class UcxTransportContractTest extends TransportContractTest
 {
+    /** SHMEM_UCX_HANDOFF of the PEs the next run makes. */
+    private long handoffNs = 1_000_000L;
+
     @Override
     Transport make(final Bootstrap bootstrap, final HeapFile heap, final IntUnaryOperator idle)
     {
-        return new UcxTransport(bootstrap, heap.dataSegment(), new UcxTransport.Settings("libucp.so.0", 50_000L, 30_000_000_000L, System.err::println), idle);
+        return new UcxTransport(bootstrap, heap.dataSegment(), new UcxTransport.Settings("libucp.so.0", 50_000L, handoffNs, 30_000_000_000L, System.err::println), idle);
     }
 
     @Override
@@ -52,6 +56,43 @@ class UcxTransportContractTest extends TransportContractTest
                 assertEquals(20L * (pe.n() - 1), pe.heap().get(ValueLayout.JAVA_LONG, 256), "every fetch_add applied");
                 return;
             }
+            final long[] got = new long[1];
+            for (int i = 0; i < 20; i++)
+            {
+                pe.transport().amo(pe.ctx(), 0, io.jshmem.AtomicOp.FETCH_ADD, 8, 256, 1, 0);
+                pe.transport().get(pe.ctx(), 0, 256, MemorySegment.ofArray(got), false);
+                assertTrue(got[0] >= i + 1, "get saw " + got[0]);
+            }
+            pe.transport().put(pe.ctx(), 0, 512 + 8L * pe.me(), MemorySegment.ofArray(new long[] {1}), false);
+            pe.transport().quiet(pe.ctx());
+        });
+    }
+
+    /**
+     * The progress thread stands aside while its PE uses UCX (here for a hand-off of 10 minutes), and takes over
+     * at once when a wait stops progressing and parks ({@link Transport#progressParks()}): PE 0 progresses,
+     * hands over, then sleeps; the others' fetch_adds, gets and puts all complete while it sleeps.
+     */
+    @Test
+    @Timeout(60) // without the hand-over the peers' operations wait the 10 minutes
+    void aWaitThatParksHandsProgressToTheThreadAtOnce() throws Exception
+    {
+        handoffNs = 600_000_000_000L;
+        run(pe ->
+        {
+            if (pe.me() == 0)
+            {
+                pe.transport().progress(); // a wait's poll: the thread stands aside for the hand-off time
+                pe.transport().progressParks();
+                Thread.sleep(3000);
+                for (int q = 1; q < pe.n(); q++)
+                {
+                    assertEquals(1L, pe.heap().get(ValueLayout.JAVA_LONG, 512 + 8L * q), "pe " + q + " finished while pe 0 slept");
+                }
+                assertEquals(20L * (pe.n() - 1), pe.heap().get(ValueLayout.JAVA_LONG, 256), "every fetch_add applied");
+                return;
+            }
+            Thread.sleep(200); // after pe 0's hand-over
             final long[] got = new long[1];
             for (int i = 0; i < 20; i++)
             {

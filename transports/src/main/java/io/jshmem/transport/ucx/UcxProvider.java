@@ -84,6 +84,7 @@ public final class UcxProvider implements TransportProvider
 
     static UcxTransport.Settings settings(final ShmemConfig config, final TransportSetup setup)
     {
-        return new UcxTransport.Settings(config.get(ShmemOptions.UCX_LIBRARY), config.get(ShmemOptions.UCX_SPIN_NS), config.get(ShmemOptions.BOOTSTRAP_TIMEOUT_NS), setup.log());
+        return new UcxTransport.Settings(config.get(ShmemOptions.UCX_LIBRARY), config.get(ShmemOptions.UCX_SPIN_NS), config.get(ShmemOptions.UCX_HANDOFF_NS),
+            config.get(ShmemOptions.BOOTSTRAP_TIMEOUT_NS), setup.log());
     }
 }

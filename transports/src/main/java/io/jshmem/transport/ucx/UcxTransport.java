@@ -43,7 +43,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * and atomics in the target's {@code ucp_worker_progress}: a progress thread per PE serves its peers while
  * the PE computes (passive progress), polling for {@code SHMEM_UCX_SPIN} after its last work, then
  * sleeping on the worker's event descriptor ({@code ucp_worker_get_efd}/{@code ucp_worker_arm}), so an idle
- * job costs nothing. UCX's atomic mode is set to {@code cpu}: every atomic that reaches this heap through
+ * job costs nothing. While the PE itself calls UCX (operations, and waits that progress on every poll) the
+ * thread stays parked, for {@code SHMEM_UCX_HANDOFF} after the last such call: a second thread in the worker
+ * only contends for its lock and for the cores. UCX's atomic mode is set to {@code cpu}: every atomic that reaches this heap through
  * UCX is applied with a CPU atomic instruction (or a CPU-coherent device atomic), the mechanism the p2p
  * transport uses, so same-host and remote PEs updating one word stay in one atomicity domain.
  * <p>
@@ -56,7 +58,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 public final class UcxTransport implements Transport
 {
     /** Settings of one PE's UCX transport. */
-    public record Settings(String library, long spinNs, long connectTimeoutNs, Consumer<String> log)
+    public record Settings(String library, long spinNs, long handoffNs, long connectTimeoutNs, Consumer<String> log)
     {
     }
 
@@ -151,7 +153,7 @@ public final class UcxTransport implements Transport
         try
         {
             final java.lang.invoke.MethodHandles.Lookup lookup = java.lang.invoke.MethodHandles.lookup();
-            this.w = new UcxWorker(u, heap, prefix, me, settings.spinNs(), SIGNAL_AM,
+            this.w = new UcxWorker(u, heap, prefix, me, settings.spinNs(), settings.handoffNs(), SIGNAL_AM,
                 lookup.findVirtual(UcxTransport.class, "onEndpointError", Ucp.errorHandlerType()).bindTo(this),
                 lookup.findVirtual(UcxTransport.class, "onSignal", Ucp.amHandlerType()).bindTo(this),
                 t -> bootstrap.reportFailure(new JobFailedException(prefix + "the UCX progress thread failed: " + t, -1, t)));
@@ -276,6 +278,7 @@ public final class UcxTransport implements Transport
             final MemorySegment req = call(u.epFlushNbx, eps[pe], s.param);
             awaitUntil(req, pe, "connecting to", deadline);
         }
+        w.callerParks(); // this thread's waits are over: peers still wiring up are served by the progress thread now
     }
 
     // ------------------------------------------------------------------ contexts
@@ -505,6 +508,7 @@ public final class UcxTransport implements Transport
     @Override
     public void fence(final TransportContext ctx)
     {
+        w.callerActive();
         final Scratch s = scratch.get();
         if (s.amSent)
         {
@@ -547,6 +551,7 @@ public final class UcxTransport implements Transport
         {
             return;
         }
+        w.callerActive();
         final Scratch s = scratch.get();
         s.param.set(JAVA_INT, 0, 0);
         complete(call(u.workerFlushNbx, worker, s.param), -1, "quiet of", false);
@@ -559,6 +564,7 @@ public final class UcxTransport implements Transport
     {
         if (pe >= 0 && pe < n && eps[pe] != null)
         {
+            w.callerActive();
             final Scratch s = scratch.get();
             s.param.set(JAVA_INT, 0, 0);
             complete(call(u.epFlushNbx, eps[pe], s.param), pe, "pe_quiet of", false);
@@ -579,10 +585,21 @@ public final class UcxTransport implements Transport
         }
     }
 
+    /** A wait stops progressing the worker: the progress thread serves the peers from now on. */
+    @Override
+    public void progressParks()
+    {
+        if (!closed)
+        {
+            w.callerParks();
+        }
+    }
+
     // ------------------------------------------------------------------ requests
 
     private MemorySegment endpointOf(final int pe)
     {
+        w.callerActive();
         final MemorySegment ep = pe >= 0 && pe < n ? eps[pe] : null;
         if (ep == null)
         {

@@ -22,18 +22,22 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * domain with the p2p transport's CPU atomics); the worker runs in {@code UCS_THREAD_MODE_MULTI}: API
  * threads, waiting threads and the progress thread all progress it. The progress thread progresses while
  * there is work, keeps polling for the spin time after the last work, then arms the worker and sleeps in
- * {@code poll} on its event descriptor (100 ms at most); while a caller polls ({@link #callerProgress}
- * within the last 20 µs) it parks instead, since two pollers only contend for the worker's lock.
+ * {@code poll} on its event descriptor (100 ms at most). While the PE's own threads use the worker (an
+ * operation or a progressing wait poll, {@link #callerActive}, within the hand-off time) it stays parked: a
+ * second thread in the worker only contends for its lock and, on a machine with few cores, for the core a
+ * caller or a peer needs (measured in docs/transports.md). A wait that parks hands over at once
+ * ({@link #callerParks}).
  */
 final class UcxWorker implements AutoCloseable
 {
     private static final int POLLIN = 1;
-    /** A caller that progressed within this window is polling: the progress thread parks instead of polling too. */
-    private static final long CALLER_WINDOW_NS = 20_000L;
+    /** The longest park of the progress thread while callers use the worker (it re-checks after it). */
+    private static final long MAX_STAND_ASIDE_NS = 100_000_000L;
 
     private final Ucp u;
     private final String prefix;
     private final long spinNs;
+    private final long handoffNs;
     private final Consumer<Throwable> threadFailed;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment context;
@@ -45,8 +49,8 @@ final class UcxWorker implements AutoCloseable
     private final MemorySegment errorHandler;
     private final Thread progressThread;
     private volatile boolean stopping;
-    /** When a caller (an API thread's wait, a wait on heap words) last progressed the worker. */
-    private volatile long callerProgressNs;
+    /** When a caller (an API thread's operation or wait, a wait on heap words) last used the worker. */
+    private volatile long callerNs;
 
     /**
      * Creates the context and worker, registers the heap and the signal handler, starts the progress thread.
@@ -56,17 +60,21 @@ final class UcxWorker implements AutoCloseable
      * @param prefix       the PE's message prefix.
      * @param me           the PE (thread names).
      * @param spinNs       how long the progress thread polls after its last work before it sleeps.
+     * @param handoffNs    how long after a caller's last use of the worker the progress thread takes over (0: at once).
      * @param signalAm     the active-message id of signals.
      * @param onError      the endpoint error handler's target ({@link Ucp#errorHandlerType()}).
      * @param onSignal     the signal handler's target ({@link Ucp#amHandlerType()}).
      * @param threadFailed what the progress thread calls when it fails.
      */
-    UcxWorker(final Ucp u, final MemorySegment heap, final String prefix, final int me, final long spinNs, final int signalAm,
+    UcxWorker(final Ucp u, final MemorySegment heap, final String prefix, final int me, final long spinNs, final long handoffNs,
+        final int signalAm,
         final MethodHandle onError, final MethodHandle onSignal, final Consumer<Throwable> threadFailed)
     {
         this.u = u;
         this.prefix = prefix;
         this.spinNs = spinNs;
+        this.handoffNs = handoffNs;
+        this.callerNs = System.nanoTime() - handoffNs;
         this.threadFailed = threadFailed;
         MemorySegment ctx = MemorySegment.NULL;
         MemorySegment wrk = MemorySegment.NULL;
@@ -166,11 +174,24 @@ final class UcxWorker implements AutoCloseable
         return errorHandler;
     }
 
+    /** A caller uses the worker (an operation): the progress thread stands aside for the hand-off time. */
+    void callerActive()
+    {
+        callerNs = System.nanoTime();
+    }
+
     /** Progresses the worker once from a caller that polls (the progress thread stands aside meanwhile). */
     void callerProgress()
     {
-        callerProgressNs = System.nanoTime();
+        callerNs = System.nanoTime();
         progressOnce();
+    }
+
+    /** A caller that polled stops (its wait parks): the progress thread takes over now. */
+    void callerParks()
+    {
+        callerNs = System.nanoTime() - handoffNs;
+        LockSupport.unpark(progressThread);
     }
 
     /** @return what {@code ucp_worker_progress} returned (non-zero: there was work). */
@@ -192,16 +213,17 @@ final class UcxWorker implements AutoCloseable
         pfd.set(JAVA_INT, 0, efd);
         pfd.set(JAVA_SHORT, 4, (short)POLLIN);
         long lastWork = System.nanoTime();
-        u.timerSlack(1_000L); // its 20 us parks while callers poll must not become 70 us
+        u.timerSlack(1_000L); // a short hand-off (SHMEM_UCX_HANDOFF) must not grow by the default 50 us slack
         try
         {
             while (!stopping)
             {
-                if (System.nanoTime() - callerProgressNs < CALLER_WINDOW_NS)
+                final long aside = handoffNs - (System.nanoTime() - callerNs);
+                if (aside > 0)
                 {
-                    // a waiting thread of this PE polls the worker: two pollers would only contend for its lock
-                    // (and, with more PEs than cores, for the core the peer needs)
-                    LockSupport.parkNanos(CALLER_WINDOW_NS);
+                    // this PE's threads use the worker and progress it: a second poller would only contend for its
+                    // lock and for the core a caller or the peer needs
+                    LockSupport.parkNanos(Math.min(aside, MAX_STAND_ASIDE_NS));
                     continue;
                 }
                 if (progressOnce() != 0)
