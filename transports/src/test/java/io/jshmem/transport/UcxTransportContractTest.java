@@ -5,7 +5,6 @@ import io.jshmem.heap.HeapFile;
 import io.jshmem.transport.ucx.UcxTransport;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -22,13 +21,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class UcxTransportContractTest extends TransportContractTest
 {
-    /** SHMEM_UCX_HANDOFF of the PEs the next run makes. */
-    private long handoffNs = 1_000_000L;
+    /** SHMEM_UCX_HANDOFF of PE 0 in the next run (the others have the default, 1 ms). */
+    private long handoffPe0Ns = 1_000_000L;
 
     @Override
     Transport make(final Bootstrap bootstrap, final HeapFile heap, final IntUnaryOperator idle)
     {
-        return new UcxTransport(bootstrap, heap.dataSegment(), new UcxTransport.Settings("libucp.so.0", 50_000L, handoffNs, 30_000_000_000L, System.err::println), idle);
+        return new UcxTransport(bootstrap, heap.dataSegment(), new UcxTransport.Settings("libucp.so.0", 50_000L,
+            bootstrap.rank() == 0 ? handoffPe0Ns : 1_000_000L, 30_000_000_000L, System.err::println), idle);
     }
 
     @Override
@@ -44,65 +44,55 @@ class UcxTransportContractTest extends TransportContractTest
     @Test
     void aPeThatNeverCallsUcxStillServesItsPeers() throws Exception
     {
-        run(pe ->
+        run(pe -> servedWhilePe0Sleeps(pe, () ->
         {
-            if (pe.me() == 0)
-            {
-                Thread.sleep(3000);
-                for (int q = 1; q < pe.n(); q++)
-                {
-                    assertEquals(1L, pe.heap().get(ValueLayout.JAVA_LONG, 512 + 8L * q), "pe " + q + " finished while pe 0 slept");
-                }
-                assertEquals(20L * (pe.n() - 1), pe.heap().get(ValueLayout.JAVA_LONG, 256), "every fetch_add applied");
-                return;
-            }
-            final long[] got = new long[1];
-            for (int i = 0; i < 20; i++)
-            {
-                pe.transport().amo(pe.ctx(), 0, io.jshmem.AtomicOp.FETCH_ADD, 8, 256, 1, 0);
-                pe.transport().get(pe.ctx(), 0, 256, MemorySegment.ofArray(got), false);
-                assertTrue(got[0] >= i + 1, "get saw " + got[0]);
-            }
-            pe.transport().put(pe.ctx(), 0, 512 + 8L * pe.me(), MemorySegment.ofArray(new long[] {1}), false);
-            pe.transport().quiet(pe.ctx());
-        });
+        }));
     }
 
     /**
-     * The progress thread stands aside while its PE uses UCX (here for a hand-off of 10 minutes), and takes over
-     * at once when a wait stops progressing and parks ({@link Transport#progressParks()}): PE 0 progresses,
-     * hands over, then sleeps; the others' fetch_adds, gets and puts all complete while it sleeps.
+     * The progress thread stands aside while its PE uses UCX (PE 0's for 6 s here), and takes over at once when a
+     * wait stops progressing and parks ({@link Transport#progressParks()}): PE 0 progresses, hands over, then
+     * sleeps 3 s; the others' fetch_adds, gets and puts all complete while it sleeps (without the hand-over they
+     * would wait until 6 s, and the check at 3 s fails).
      */
     @Test
-    @Timeout(60) // without the hand-over the peers' operations wait the 10 minutes
     void aWaitThatParksHandsProgressToTheThreadAtOnce() throws Exception
     {
-        handoffNs = 600_000_000_000L;
-        run(pe ->
+        handoffPe0Ns = 6_000_000_000L;
+        run(pe -> servedWhilePe0Sleeps(pe, () ->
         {
-            if (pe.me() == 0)
+            pe.transport().progress(); // a wait's poll: the thread stands aside for the hand-off time
+            pe.transport().progressParks();
+        }));
+    }
+
+    /**
+     * PE 0 runs {@code beforeSleep}, then sleeps 3 s and checks that every other PE's 20 fetch_adds (each followed by
+     * a get that sees it) and final put landed meanwhile; the others start 200 ms after it.
+     */
+    private static void servedWhilePe0Sleeps(final Pe pe, final Runnable beforeSleep) throws InterruptedException
+    {
+        if (pe.me() == 0)
+        {
+            beforeSleep.run();
+            Thread.sleep(3000);
+            for (int q = 1; q < pe.n(); q++)
             {
-                pe.transport().progress(); // a wait's poll: the thread stands aside for the hand-off time
-                pe.transport().progressParks();
-                Thread.sleep(3000);
-                for (int q = 1; q < pe.n(); q++)
-                {
-                    assertEquals(1L, pe.heap().get(ValueLayout.JAVA_LONG, 512 + 8L * q), "pe " + q + " finished while pe 0 slept");
-                }
-                assertEquals(20L * (pe.n() - 1), pe.heap().get(ValueLayout.JAVA_LONG, 256), "every fetch_add applied");
-                return;
+                assertEquals(1L, pe.heap().get(ValueLayout.JAVA_LONG, 512 + 8L * q), "pe " + q + " finished while pe 0 slept");
             }
-            Thread.sleep(200); // after pe 0's hand-over
-            final long[] got = new long[1];
-            for (int i = 0; i < 20; i++)
-            {
-                pe.transport().amo(pe.ctx(), 0, io.jshmem.AtomicOp.FETCH_ADD, 8, 256, 1, 0);
-                pe.transport().get(pe.ctx(), 0, 256, MemorySegment.ofArray(got), false);
-                assertTrue(got[0] >= i + 1, "get saw " + got[0]);
-            }
-            pe.transport().put(pe.ctx(), 0, 512 + 8L * pe.me(), MemorySegment.ofArray(new long[] {1}), false);
-            pe.transport().quiet(pe.ctx());
-        });
+            assertEquals(20L * (pe.n() - 1), pe.heap().get(ValueLayout.JAVA_LONG, 256), "every fetch_add applied");
+            return;
+        }
+        Thread.sleep(200); // after pe 0's beforeSleep
+        final long[] got = new long[1];
+        for (int i = 0; i < 20; i++)
+        {
+            pe.transport().amo(pe.ctx(), 0, io.jshmem.AtomicOp.FETCH_ADD, 8, 256, 1, 0);
+            pe.transport().get(pe.ctx(), 0, 256, MemorySegment.ofArray(got), false);
+            assertTrue(got[0] >= i + 1, "get saw " + got[0]);
+        }
+        pe.transport().put(pe.ctx(), 0, 512 + 8L * pe.me(), MemorySegment.ofArray(new long[] {1}), false);
+        pe.transport().quiet(pe.ctx());
     }
 
     /**

@@ -259,10 +259,11 @@ final class UcxWorker implements AutoCloseable
         }
     }
 
-    /** Stops the progress thread (wakes it with {@code ucp_worker_signal}) and waits for it, 5 s at most. */
+    /** Stops the progress thread (unparks it, or wakes it with {@code ucp_worker_signal}) and waits for it, 5 s at most. */
     void stopProgressThread()
     {
         stopping = true;
+        LockSupport.unpark(progressThread); // standing aside
         try
         {
             final int ignored = (int)u.workerSignal.invokeExact(worker);
