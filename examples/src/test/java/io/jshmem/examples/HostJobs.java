@@ -116,6 +116,50 @@ final class HostJobs
      */
     void killOnSecondHost(final String... options) throws Exception
     {
+        failOnSecondHost(pid3 -> new ProcessBuilder("kill", "-KILL", Long.toString(pid3)).start().waitFor(), "PE 3 was killed",
+            (status, log) ->
+            {
+                assertEquals(137, status, log);
+                assertTrue(log.contains("shmemrun: PE 3 on " + hosts.host(2) + " exited with status 137"), log);
+            }, options);
+    }
+
+    /**
+     * 2+2 idle PEs; the second host's link goes down (its eth0, inside its namespace): the job ends within 5 s, a PE
+     * of the first host naming a PE of the second as lost, and no process is left on either host. The link comes
+     * back up afterwards.
+     */
+    void linkDownOnSecondHost(final String... options) throws Exception
+    {
+        try
+        {
+            failOnSecondHost(pid3 -> new ProcessBuilder("ip", "-n", hosts.host(2), "link", "set", "eth0", "down").inheritIO().start().waitFor(),
+                "the second host's link went down", (status, log) ->
+                {
+                    assertTrue(status != 0, log);
+                    assertTrue(log.lines().anyMatch(l -> l.matches("\\[pe [01]\\] .*PE [23] was lost.*")),
+                        "a PE of the first host names one of the second as lost:\n" + log);
+                }, options);
+        }
+        finally
+        {
+            new ProcessBuilder("ip", "-n", hosts.host(2), "link", "set", "eth0", "up").inheritIO().start().waitFor();
+        }
+    }
+
+    private interface Fault
+    {
+        void inject(long pid3) throws Exception;
+    }
+
+    private interface Verdict
+    {
+        void check(int status, String log);
+    }
+
+    /** Starts 2+2 idle PEs, injects the fault once all four run, and checks the job ends within 5 s leaving nothing. */
+    private void failOnSecondHost(final Fault fault, final String what, final Verdict verdict, final String... options) throws Exception
+    {
         final List<String> args = new ArrayList<>(List.of("--hosts", hosts.host(1) + ":2," + hosts.host(2) + ":2"));
         args.addAll(Arrays.asList(options));
         args.add(IdlePe.class.getName());
@@ -141,16 +185,16 @@ final class HostJobs
             }
             assertEquals(4, seen, "every PE started:\n" + log);
             final long t0 = System.nanoTime();
-            new ProcessBuilder("kill", "-KILL", Long.toString(pid3)).start().waitFor();
+            fault.inject(pid3);
             while ((line = r.readLine()) != null)
             {
                 log.append(line).append('\n');
             }
             assertTrue(launcher.waitFor(10, TimeUnit.SECONDS), log.toString());
             final double seconds = (System.nanoTime() - t0) / 1e9;
-            assertTrue(seconds < 5, "the job ended " + seconds + " s after PE 3 was killed:\n" + log);
-            assertEquals(137, launcher.exitValue(), log.toString());
-            assertTrue(log.toString().contains("shmemrun: PE 3 on " + hosts.host(2) + " exited with status 137"), log.toString());
+            System.out.printf("%s: the job ended %.2f s after %s%n", getClass().getSimpleName(), seconds, what);
+            assertTrue(seconds < 5, "the job ended " + seconds + " s after " + what + ":\n" + log);
+            verdict.check(launcher.exitValue(), log.toString());
             for (int i = 0; i < 100 && !hosts.processes(2).isEmpty(); i++)
             {
                 Thread.sleep(50);

@@ -91,4 +91,16 @@ class MultiHostExamplesIT
     {
         jobs.killOnSecondHost("-x", "SHMEM_TRANSPORT=p2p,ucx");
     }
+
+    @Test
+    void theSecondHostsLinkGoingDownEndsTheJobWithinFiveSeconds() throws Exception
+    {
+        jobs.linkDownOnSecondHost();
+    }
+
+    @Test
+    void theSecondHostsLinkGoingDownEndsAUcxJobWithinFiveSeconds() throws Exception
+    {
+        jobs.linkDownOnSecondHost("-x", "SHMEM_TRANSPORT=p2p,ucx");
+    }
 }

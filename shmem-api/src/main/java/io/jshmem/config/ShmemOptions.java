@@ -194,7 +194,7 @@ public final class ShmemOptions
         DurationParser::parseNs);
 
     /** How long a silent peer is tolerated before it is declared lost. */
-    public static final Option<Long> BOOTSTRAP_PEER_TIMEOUT_NS = Option.of("SHMEM_BOOTSTRAP_PEER_TIMEOUT", null, "5s",
+    public static final Option<Long> BOOTSTRAP_PEER_TIMEOUT_NS = Option.of("SHMEM_BOOTSTRAP_PEER_TIMEOUT", null, "3s",
         "bootstrap", "A PE whose control channel is silent (no heartbeat) this long is declared lost.",
         DurationParser::parseNs);
 
