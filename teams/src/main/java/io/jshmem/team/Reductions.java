@@ -56,6 +56,46 @@ final class Reductions
         return c.scratch.slice(half + index * bufBytes, bytes);
     }
 
+    /**
+     * Reduces {@code count} elements of {@code src} into every member's {@code dest}, {@code chunk} elements at a time
+     * through scratch buffers of {@code bufBytes}, with {@code alg} (not DIRECT; {@code h} only for HIERARCHICAL).
+     */
+    static void reduceChunked(final Channel c, final Algorithm.Reduce alg, final Hierarchy h, final ElementMath m, final ReduceOp op,
+        final SymmetricArray<?> dest, final MemorySegment src, final long count, final long chunk, final long bufBytes)
+    {
+        for (long from = 0; from < count; from += chunk)
+        {
+            final long n = Math.min(chunk, count - from);
+            final MemorySegment piece = src.asSlice(from * m.bytes, n * m.bytes);
+            switch (alg)
+            {
+                case LINEAR -> reduceLinearChunk(c, m, op, dest, piece, from, n, bufBytes);
+                case RING -> reduceRingChunk(c, m, op, dest, piece, from, n, bufBytes);
+                case HIERARCHICAL -> Hierarchical.reduceChunk(c, h, m, op, dest, piece, from, n, bufBytes);
+                default -> reduceRecursiveDoublingChunk(c, m, op, dest, piece, from, n, bufBytes);
+            }
+        }
+    }
+
+    /** The sum scan of {@code count} elements, {@code chunk} at a time: linear, or recursive doubling. */
+    static void scanChunked(final Channel c, final boolean linear, final ElementMath m, final boolean inclusive, final SymmetricArray<?> dest,
+        final MemorySegment src, final long count, final long chunk, final long bufBytes)
+    {
+        for (long from = 0; from < count; from += chunk)
+        {
+            final long n = Math.min(chunk, count - from);
+            final MemorySegment piece = src.asSlice(from * m.bytes, n * m.bytes);
+            if (linear)
+            {
+                scanLinearChunk(c, m, inclusive, dest, piece, from, n, bufBytes);
+            }
+            else
+            {
+                scanRecursiveDoublingChunk(c, m, inclusive, dest, piece, from, n, bufBytes);
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ reduce
 
     /**

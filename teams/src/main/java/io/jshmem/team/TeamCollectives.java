@@ -386,19 +386,8 @@ final class TeamCollectives
         }
         final long bufBytes = channel.bufferBytes(alg == Algorithm.Reduce.HIERARCHICAL ? Hierarchical.buffers(hierarchy()) : Reductions.buffers(alg, size));
         final long chunk = chunk(Reductions.chunkElements(alg, size, bufBytes, m.bytes), bufBytes);
-        final MemorySegment s = src.segment();
-        for (long from = 0; from < count; from += chunk)
-        {
-            final long n = Math.min(chunk, count - from);
-            final MemorySegment piece = s.asSlice(from * m.bytes, n * m.bytes);
-            switch (alg)
-            {
-                case LINEAR -> Reductions.reduceLinearChunk(channel, m, op, dest, piece, from, n, bufBytes);
-                case RING -> Reductions.reduceRingChunk(channel, m, op, dest, piece, from, n, bufBytes);
-                case HIERARCHICAL -> Hierarchical.reduceChunk(channel, hierarchy(), m, op, dest, piece, from, n, bufBytes);
-                default -> Reductions.reduceRecursiveDoublingChunk(channel, m, op, dest, piece, from, n, bufBytes);
-            }
-        }
+        Reductions.reduceChunked(channel, alg, alg == Algorithm.Reduce.HIERARCHICAL ? hierarchy() : null, m, op, dest, src.segment(), count,
+            chunk, bufBytes);
     }
 
     /** @return every member's copy of {@code object} (team rank order); only when {@link #allMapped()}. */
@@ -464,19 +453,6 @@ final class TeamCollectives
         final Algorithm.Reduce buffers = linear ? Algorithm.Reduce.LINEAR : Algorithm.Reduce.RECURSIVE_DOUBLING;
         final long bufBytes = channel.bufferBytes(Reductions.buffers(buffers, size));
         final long chunk = chunk(Reductions.chunkElements(buffers, size, bufBytes, m.bytes), bufBytes);
-        final MemorySegment s = src.segment();
-        for (long from = 0; from < count; from += chunk)
-        {
-            final long n = Math.min(chunk, count - from);
-            final MemorySegment piece = s.asSlice(from * m.bytes, n * m.bytes);
-            if (linear)
-            {
-                Reductions.scanLinearChunk(channel, m, inclusive, dest, piece, from, n, bufBytes);
-            }
-            else
-            {
-                Reductions.scanRecursiveDoublingChunk(channel, m, inclusive, dest, piece, from, n, bufBytes);
-            }
-        }
+        Reductions.scanChunked(channel, linear, m, inclusive, dest, src.segment(), count, chunk, bufBytes);
     }
 }

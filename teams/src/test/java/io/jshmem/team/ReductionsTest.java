@@ -228,19 +228,7 @@ class ReductionsTest
                 final long bufBytes = c.bufferBytes(Reductions.buffers(buffers, team.size()));
                 final long chunk = Reductions.chunkElements(buffers, team.size(), bufBytes, m.bytes);
                 assertTrue(chunk >= 1, "scratch fits an element");
-                for (long from = 0; from < cs.count; from += chunk)
-                {
-                    final long n = Math.min(chunk, cs.count - from);
-                    final MemorySegment piece = srcMem.segment().asSlice(from * m.bytes, n * m.bytes);
-                    if (linear)
-                    {
-                        Reductions.scanLinearChunk(c, m, inclusive, typed(destMem, cs.type), piece, from, n, bufBytes);
-                    }
-                    else
-                    {
-                        Reductions.scanRecursiveDoublingChunk(c, m, inclusive, typed(destMem, cs.type), piece, from, n, bufBytes);
-                    }
-                }
+                Reductions.scanChunked(c, linear, m, inclusive, typed(destMem, cs.type), srcMem.segment(), cs.count, chunk, bufBytes);
                 final MemorySegment expected = MemorySegment.ofArray(new long[(int)(bytes + 7) / 8]).asSlice(0, bytes);
                 for (int r = 0; r < (inclusive ? me + 1 : me); r++)
                 {
@@ -274,18 +262,7 @@ class ReductionsTest
         final long bufBytes = c.bufferBytes(Reductions.buffers(alg, team.size()));
         final long chunk = Reductions.chunkElements(alg, team.size(), bufBytes, m.bytes);
         assertTrue(chunk >= 1, "scratch fits an element");
-        final MemorySegment src = srcMem.segment();
-        for (long from = 0; from < count; from += chunk)
-        {
-            final long n = Math.min(chunk, count - from);
-            final MemorySegment piece = src.asSlice(from * m.bytes, n * m.bytes);
-            switch (alg)
-            {
-                case LINEAR -> Reductions.reduceLinearChunk(c, m, op, dest, piece, from, n, bufBytes);
-                case RING -> Reductions.reduceRingChunk(c, m, op, dest, piece, from, n, bufBytes);
-                default -> Reductions.reduceRecursiveDoublingChunk(c, m, op, dest, piece, from, n, bufBytes);
-            }
-        }
+        Reductions.reduceChunked(c, alg, null, m, op, dest, srcMem.segment(), count, chunk, bufBytes);
     }
 
     // ------------------------------------------------------------------ the members' heaps
