@@ -4,6 +4,7 @@ import io.jshmem.JobFailedException;
 import io.jshmem.ShmemException;
 import io.jshmem.ShmemTimeoutException;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -100,7 +101,7 @@ abstract class AbstractBootstrap implements Bootstrap
     public int machineSize()
     {
         final String machine = Net.machineOf(hosts[rank]);
-        return (int)java.util.Arrays.stream(hosts).filter(h -> Net.machineOf(h).equals(machine)).count();
+        return (int)Arrays.stream(hosts).filter(h -> Net.machineOf(h).equals(machine)).count();
     }
 
     @Override

@@ -141,7 +141,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             if (waitProgress != null && remoteWaits && transports.waitsServeEveryRemote())
             {
                 // no proxy thread needs this node's cores: waiters poll the network as long as a one-node job's poll memory
-                waitIdle.retune(waitSpins(config, bootstrap, false), waitYields(config, bootstrap, false));
+                waitIdle.tune(waitSpins(config, bootstrap, false), waitYields(config, bootstrap, false));
             }
             waitIdle.progressWith(waitProgress, transports.waitParks());
             if (bootstrap.rank() == 0 && config.isSet(ShmemOptions.INFO))

@@ -35,7 +35,12 @@ final class WaitIdle
         tune(spins, yields);
     }
 
-    private void tune(final int spins, final int yields)
+    /**
+     * Sets the spin and yield counts: at construction, and once more at init for a job whose remote transports are
+     * all served by its waiters' progress calls (that of a one-node job, since nothing else needs the core), before
+     * any wait of the program.
+     */
+    void tune(final int spins, final int yields)
     {
         this.spins = spins;
         this.spinsAndYields = (int)Math.min(Integer.MAX_VALUE, (long)spins + Math.max(0, yields));
@@ -52,16 +57,6 @@ final class WaitIdle
     {
         this.parking = parks;
         this.progress = progress;
-    }
-
-    /**
-     * Sets new spin and yield counts (the wait a job whose remote transports are all served by its waiters'
-     * progress calls wants: that of a one-node job, since nothing else needs the core). Called once at init,
-     * before any wait of the program.
-     */
-    void retune(final int spins, final int yields)
-    {
-        tune(spins, yields);
     }
 
     int idle(final int count)
@@ -87,13 +82,9 @@ final class WaitIdle
             return count == Integer.MAX_VALUE ? count : count + 1;
         }
         final int parked = count - spinsAndYields;
-        if (parked == 0 && p != null)
+        if (parked == 0 && parking != null)
         {
-            final Runnable parks = parking;
-            if (parks != null)
-            {
-                parks.run(); // this wait stops progressing: the transport's thread takes over now
-            }
+            parking.run(); // this wait stops progressing: the transport's thread takes over now
         }
         LockSupport.parkNanos(parked < 100 ? 10_000L : parked < 1000 ? 50_000L : 200_000L);
         return count == Integer.MAX_VALUE ? count : count + 1;

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * One PE's transports, connected, and the per-PE dispatch the runtime uses (init steps 4-6 of
@@ -468,7 +469,7 @@ public final class TransportSet implements AutoCloseable
         return eachPolled(Transport::progressParks);
     }
 
-    private Runnable eachPolled(final java.util.function.Consumer<Transport> action)
+    private Runnable eachPolled(final Consumer<Transport> action)
     {
         final Transport[] polled = Arrays.stream(listed).filter(t -> t != null && t != p2p &&
             t.capabilities().contains(Transport.Capability.PROGRESS_FROM_WAITS)).toArray(Transport[]::new);
