@@ -393,7 +393,7 @@ public abstract class Shmem extends ShmemContext
     /**
      * How long each step of this PE's init took, for start-up profiling (benchmarks/scale records it for
      * every PE of jobs up to hundreds of PEs). The steps, in the order they ran and in this map's order:
-     * {@code options} (every option resolved and parsed), {@code bootstrap} (the job formed: launcher
+     * {@code options} (every option resolved and parsed; printed with SHMEM_INFO), {@code bootstrap} (the job formed: launcher
      * detected, ranks, node ranks), {@code heap} (the heap size agreed on, this PE's heap file created),
      * {@code transports} (endpoints exchanged, the reachability map gathered, connections made),
      * {@code teams} (allocator, team slot pool, WORLD/SHARED/NODE) and {@code barrier} (the closing

@@ -128,6 +128,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             {
                 config.printInfo(System.out, ShmemOptions.ALL);
             }
+            clock.mark(InitClock.OPTIONS); // SHMEM_VERSION/SHMEM_INFO printing counts as the options step
             final long heapSize = checkSameHeapSize(bootstrap, prefix, roundUpToPage(config.get(ShmemOptions.SYMMETRIC_SIZE)));
             final Path dir = HeapFile.DEFAULT_DIRECTORY;
             sweepStaleHeaps(dir, prefix, config.isSet(ShmemOptions.DEBUG));
