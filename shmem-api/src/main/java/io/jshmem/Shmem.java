@@ -390,6 +390,27 @@ public abstract class Shmem extends ShmemContext
     /** {@return bytes of symmetric heap free on this PE} */
     public abstract long heapFreeBytes();
 
+    /**
+     * How long each step of this PE's init took, for start-up profiling (benchmarks/scale records it for
+     * every PE of jobs up to hundreds of PEs). The steps, in the order they ran and in this map's order:
+     * {@code options} (every option resolved and parsed; printed with SHMEM_INFO), {@code bootstrap} (the job formed: launcher
+     * detected, ranks, node ranks), {@code heap} (the heap size agreed on, this PE's heap file created),
+     * {@code transports} (endpoints exchanged, the reachability map gathered, connections made),
+     * {@code teams} (allocator, team slot pool, WORLD/SHARED/NODE) and {@code barrier} (the closing
+     * barrier: waiting for the slowest PE). Their sum is the time from the runtime's start to
+     * {@link #init()} returning; it does not include the JVM's own start nor this class finding the runtime.
+     * With {@code SHMEM_DEBUG} every PE prints them when ready, with {@code SHMEM_INFO} PE 0 does.
+     * <p>
+     * Not collective and cheap: the same immutable map on every call, safe from any thread. The step names
+     * may grow as init changes; read them by name.
+     *
+     * @return step name to nanoseconds, in the order the steps ran; empty for a runtime that does not record them.
+     */
+    public java.util.Map<String, Long> initPhaseNanos()
+    {
+        return java.util.Map.of();
+    }
+
     // ------------------------------------------------------------------ teams, contexts, locks
 
     /** {@return {@code SHMEM_TEAM_WORLD}: every PE, numbered as {@link #myPe()}} */

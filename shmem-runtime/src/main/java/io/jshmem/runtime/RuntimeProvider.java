@@ -30,8 +30,11 @@ public final class RuntimeProvider implements ShmemProvider
 
     private static Shmem start(final boolean processWide, final ShmemConfig config, final ThreadLevel requested, final int generation)
     {
+        final InitClock clock = new InitClock();
         config.validate(ShmemOptions.ALL); // a bad value fails here, naming its variable, before any socket opens
-        return ShmemRuntime.start(processWide, config, requested,
-            Bootstraps.fromConfig(config, BootstrapSettings.from(config).withGeneration(generation)));
+        clock.mark(InitClock.OPTIONS);
+        final io.jshmem.bootstrap.Bootstrap bootstrap = Bootstraps.fromConfig(config, BootstrapSettings.from(config).withGeneration(generation));
+        clock.mark(InitClock.BOOTSTRAP);
+        return ShmemRuntime.start(processWide, config, requested, bootstrap, clock);
     }
 }

@@ -69,6 +69,8 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     private volatile boolean finalized;
     /** SHMEM_STATS counters, null when the option is off: every counting site checks for null and does nothing. */
     private final PeStats stats;
+    /** {@link #initPhaseNanos()}: set once at the end of {@link #start}, before the PE is handed out. */
+    private volatile java.util.Map<String, Long> initPhases = java.util.Map.of();
 
     private ShmemRuntime(final boolean processWide, final ShmemConfig config, final ThreadLevel requested, final Bootstrap bootstrap,
         final HeapFile heapFile, final TransportSet transports, final WaitIdle waitIdle)
@@ -106,9 +108,11 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
      * @param config      the configuration.
      * @param requested   the thread level asked for (every level is provided).
      * @param bootstrap   a formed bootstrap (the runtime closes it on failure and at finalize).
+     * @param clock       the init's clock, options and bootstrap marked; the phases here are marked on it.
      * @return the ready PE.
      */
-    static ShmemRuntime start(final boolean processWide, final ShmemConfig config, final ThreadLevel requested, final Bootstrap bootstrap)
+    static ShmemRuntime start(final boolean processWide, final ShmemConfig config, final ThreadLevel requested, final Bootstrap bootstrap,
+        final InitClock clock)
     {
         final String prefix = ShmemException.pePrefix(bootstrap.rank(), bootstrap.size());
         HeapFile heap = null;
@@ -124,12 +128,14 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             {
                 config.printInfo(System.out, ShmemOptions.ALL);
             }
+            clock.mark(InitClock.OPTIONS); // SHMEM_VERSION/SHMEM_INFO printing counts as the options step
             final long heapSize = checkSameHeapSize(bootstrap, prefix, roundUpToPage(config.get(ShmemOptions.SYMMETRIC_SIZE)));
             final Path dir = HeapFile.DEFAULT_DIRECTORY;
             sweepStaleHeaps(dir, prefix, config.isSet(ShmemOptions.DEBUG));
             heap = HeapFile.create(dir, bootstrap.jobId(), bootstrap.rank(), bootstrap.size(), heapSize);
             final HeapFile created = heap;
             bootstrap.onExit(created::unlink); // a global exit or failure exit during init leaves no file behind
+            clock.mark(InitClock.HEAP);
             final List<String> configured = config.get(ShmemOptions.TRANSPORT);
             final boolean remoteWaits = remoteWaits(configured, bootstrap);
             final WaitIdle waitIdle = new WaitIdle(bootstrap, prefix, waitSpins(config, bootstrap, remoteWaits),
@@ -144,6 +150,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
                 waitIdle.tune(waitSpins(config, bootstrap, false), waitYields(config, bootstrap, false));
             }
             waitIdle.progressWith(waitProgress, transports.waitParks());
+            clock.mark(InitClock.TRANSPORTS);
             if (bootstrap.rank() == 0 && config.isSet(ShmemOptions.INFO))
             {
                 for (final String line : transports.describe())
@@ -152,12 +159,20 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
                 }
             }
             final ShmemRuntime runtime = new ShmemRuntime(processWide, config, requested, bootstrap, heap, transports, waitIdle);
+            clock.mark(InitClock.TEAMS);
             bootstrap.barrier(); // every PE is constructed before anyone stores into a peer's sync words
             runtime.world.sync();
+            clock.mark(InitClock.BARRIER);
+            runtime.initPhases = clock.phases();
             if (config.isSet(ShmemOptions.DEBUG))
             {
                 System.err.println(prefix + "ready: heap " + heapSize + " bytes, " + map.p2pPeers(bootstrap.rank()).length +
-                    " PEs by p2p, node " + bootstrap.nodeRank() + "/" + bootstrap.nodeSize() + ", launcher " + bootstrap.launcher());
+                    " PEs by p2p, node " + bootstrap.nodeRank() + "/" + bootstrap.nodeSize() + ", launcher " + bootstrap.launcher() +
+                    "; init " + InitClock.format(runtime.initPhases));
+            }
+            else if (bootstrap.rank() == 0 && config.isSet(ShmemOptions.INFO))
+            {
+                System.out.println("jshmem: init phases on pe 0: " + InitClock.format(runtime.initPhases));
             }
             return runtime;
         }
@@ -321,6 +336,12 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     public PeStats stats()
     {
         return stats;
+    }
+
+    @Override
+    public java.util.Map<String, Long> initPhaseNanos()
+    {
+        return initPhases;
     }
 
     @Override
