@@ -248,6 +248,15 @@ public abstract class Shmem extends ShmemContext
      */
     public abstract MemorySegment ptr(SymmetricArray<?> object, int pe);
 
+    /**
+     * {@return the launch environment the bootstrap detected and formed the job through: {@code shmemrun},
+     * {@code uid}, {@code torchrun}, {@code slurm}, {@code mpi} or {@code singleton} (see docs/bootstrap.md)}
+     */
+    public abstract String launcher();
+
+    /** {@return this job's id: the same on every PE of the job, different for every job (heap file names carry it)} */
+    public abstract String jobId();
+
     /** {@return {@link ShmemInfo#MAJOR_VERSION} ({@code shmem_info_get_version})} */
     public final int majorVersion()
     {

@@ -339,6 +339,18 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     }
 
     @Override
+    public String launcher()
+    {
+        return bootstrap.launcher();
+    }
+
+    @Override
+    public String jobId()
+    {
+        return bootstrap.jobId();
+    }
+
+    @Override
     public java.util.Map<String, Long> initPhaseNanos()
     {
         return initPhases;
