@@ -2,10 +2,8 @@ package io.jshmem.runtime;
 
 import io.jshmem.Shmem;
 import io.jshmem.ThreadLevel;
-import io.jshmem.bootstrap.BootstrapSettings;
 import io.jshmem.bootstrap.Bootstraps;
 import io.jshmem.config.ShmemConfig;
-import io.jshmem.config.ShmemOptions;
 import io.jshmem.spi.ShmemProvider;
 
 /** The {@link ShmemProvider} that {@link Shmem#init()} finds through {@link java.util.ServiceLoader}. */
@@ -31,10 +29,10 @@ public final class RuntimeProvider implements ShmemProvider
     private static Shmem start(final boolean processWide, final ShmemConfig config, final ThreadLevel requested, final int generation)
     {
         final InitClock clock = new InitClock();
-        config.validate(ShmemOptions.ALL); // a bad value fails here, naming its variable, before any socket opens
+        final RuntimeSettings settings = RuntimeSettings.resolve(config); // a bad value fails here, naming its variable, before any socket opens
         clock.mark(InitClock.OPTIONS);
-        final io.jshmem.bootstrap.Bootstrap bootstrap = Bootstraps.fromConfig(config, BootstrapSettings.from(config).withGeneration(generation));
+        final io.jshmem.bootstrap.Bootstrap bootstrap = Bootstraps.fromConfig(config, settings.bootstrap().withGeneration(generation));
         clock.mark(InitClock.BOOTSTRAP);
-        return ShmemRuntime.start(processWide, config, requested, bootstrap, clock);
+        return ShmemRuntime.start(processWide, settings, requested, bootstrap, clock);
     }
 }

@@ -5,7 +5,6 @@ import io.jshmem.ShmemContext;
 import io.jshmem.SymmetricArray;
 import io.jshmem.Team;
 import io.jshmem.bootstrap.Bootstrap;
-import io.jshmem.config.ShmemConfig;
 import io.jshmem.team.TeamHost;
 import io.jshmem.transport.ReachabilityMap;
 
@@ -64,12 +63,6 @@ final class RuntimeTeams implements TeamHost
     public io.jshmem.spi.PeStats stats()
     {
         return runtime.stats();
-    }
-
-    @Override
-    public ShmemConfig config()
-    {
-        return runtime.config();
     }
 
     @Override

@@ -72,11 +72,11 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     /** {@link #initPhaseNanos()}: set once at the end of {@link #start}, before the PE is handed out. */
     private volatile java.util.Map<String, Long> initPhases = java.util.Map.of();
 
-    private ShmemRuntime(final boolean processWide, final ShmemConfig config, final ThreadLevel requested, final Bootstrap bootstrap,
+    private ShmemRuntime(final boolean processWide, final RuntimeSettings settings, final ThreadLevel requested, final Bootstrap bootstrap,
         final HeapFile heapFile, final TransportSet transports, final WaitIdle waitIdle)
     {
         super(processWide);
-        this.config = config;
+        this.config = settings.config();
         this.threadLevel = requested;
         this.bootstrap = bootstrap;
         this.heapFile = heapFile;
@@ -86,18 +86,19 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         this.me = bootstrap.rank();
         this.n = bootstrap.size();
         this.prefix = ShmemException.pePrefix(me, n);
-        this.debug = config.isSet(ShmemOptions.DEBUG);
+        this.debug = settings.debug();
         this.waitIdle = waitIdle;
-        this.stats = config.isSet(ShmemOptions.STATS) ? new PeStats() : null;
+        this.stats = settings.stats() ? new PeStats() : null;
         this.rma = new RmaEngine(this, transports, stats);
         this.tc = rma.newContext(false);
         this.allocations = new HeapAllocations(this, bootstrap, heapFile.dataSize(), debug);
         // The team slot pool (teams module), WORLD's sync words included. Not zeroed here: the heap file is new,
         // so its pages are zero, and a faster peer may already have signalled into it. start() separates
         // construction from the first sync with a bootstrap barrier.
-        final long poolBytes = TeamRegistry.poolBytes(config, n);
+        final long poolBytes = settings.teams().poolBytes(n);
         final Allocation pool = allocations.allocate(poolBytes, 64, false);
-        this.teams = new TeamRegistry(new RuntimeTeams(this, rma, bootstrap, reachability), new SymmetricMemory(pool, pool.offset(), poolBytes));
+        this.teams = new TeamRegistry(new RuntimeTeams(this, rma, bootstrap, reachability), new SymmetricMemory(pool, pool.offset(), poolBytes),
+            settings.teams());
         this.world = teams.teamWorld();
     }
 
@@ -105,13 +106,13 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
      * The init sequence (ARCHITECTURE.md steps 1-5 and 8). Collective over the job.
      *
      * @param processWide true for the PE {@link Shmem#init()} returns.
-     * @param config      the configuration.
+     * @param settings    the options, resolved.
      * @param requested   the thread level asked for (every level is provided).
      * @param bootstrap   a formed bootstrap (the runtime closes it on failure and at finalize).
      * @param clock       the init's clock, options and bootstrap marked; the phases here are marked on it.
      * @return the ready PE.
      */
-    static ShmemRuntime start(final boolean processWide, final ShmemConfig config, final ThreadLevel requested, final Bootstrap bootstrap,
+    static ShmemRuntime start(final boolean processWide, final RuntimeSettings settings, final ThreadLevel requested, final Bootstrap bootstrap,
         final InitClock clock)
     {
         final String prefix = ShmemException.pePrefix(bootstrap.rank(), bootstrap.size());
@@ -119,58 +120,58 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         TransportSet transports = null;
         try
         {
-            if (bootstrap.rank() == 0 && config.isSet(ShmemOptions.VERSION))
+            if (bootstrap.rank() == 0 && settings.version())
             {
                 System.out.println("jshmem: " + ShmemInfo.VENDOR_STRING + ", OpenSHMEM " + ShmemInfo.MAJOR_VERSION + "." +
                     ShmemInfo.MINOR_VERSION + ", Java " + Runtime.version());
             }
-            if (bootstrap.rank() == 0 && config.isSet(ShmemOptions.INFO))
+            if (bootstrap.rank() == 0 && settings.info())
             {
-                config.printInfo(System.out, ShmemOptions.ALL);
+                settings.config().printInfo(System.out, ShmemOptions.ALL);
             }
             clock.mark(InitClock.OPTIONS); // SHMEM_VERSION/SHMEM_INFO printing counts as the options step
-            final long heapSize = checkSameHeapSize(bootstrap, prefix, roundUpToPage(config.get(ShmemOptions.SYMMETRIC_SIZE)));
+            final long heapSize = checkSameHeapSize(bootstrap, prefix, settings.heapBytes());
             final Path dir = HeapFile.DEFAULT_DIRECTORY;
-            sweepStaleHeaps(dir, prefix, config.isSet(ShmemOptions.DEBUG));
+            sweepStaleHeaps(dir, prefix, settings.debug());
             heap = HeapFile.create(dir, bootstrap.jobId(), bootstrap.rank(), bootstrap.size(), heapSize);
             final HeapFile created = heap;
             bootstrap.onExit(created::unlink); // a global exit or failure exit during init leaves no file behind
             clock.mark(InitClock.HEAP);
-            final List<String> configured = config.get(ShmemOptions.TRANSPORT);
+            final List<String> configured = settings.transports();
             final boolean remoteWaits = remoteWaits(configured, bootstrap);
-            final WaitIdle waitIdle = new WaitIdle(bootstrap, prefix, waitSpins(config, bootstrap, remoteWaits),
-                waitYields(config, bootstrap, remoteWaits));
+            final WaitIdle waitIdle = new WaitIdle(bootstrap, prefix, waitSpins(settings, bootstrap, remoteWaits),
+                waitYields(settings, bootstrap, remoteWaits));
             // steps 4-6: the transports of SHMEM_TRANSPORT, their endpoints, the reachability map, connections
-            transports = TransportSet.open(new TransportSetup(bootstrap, heap, dir, config, waitIdle::idle, System.err::println), configured);
+            transports = TransportSet.open(new TransportSetup(bootstrap, heap, dir, settings.config(), waitIdle::idle, System.err::println), configured);
             final ReachabilityMap map = transports.map();
             final Runnable waitProgress = transports.waitProgress();
             if (waitProgress != null && remoteWaits && transports.waitsServeEveryRemote())
             {
                 // no proxy thread needs this node's cores: waiters poll the network as long as a one-node job's poll memory
-                waitIdle.tune(waitSpins(config, bootstrap, false), waitYields(config, bootstrap, false));
+                waitIdle.tune(waitSpins(settings, bootstrap, false), waitYields(settings, bootstrap, false));
             }
             waitIdle.progressWith(waitProgress, transports.waitParks());
             clock.mark(InitClock.TRANSPORTS);
-            if (bootstrap.rank() == 0 && config.isSet(ShmemOptions.INFO))
+            if (bootstrap.rank() == 0 && settings.info())
             {
                 for (final String line : transports.describe())
                 {
                     System.out.println("jshmem: transport " + line);
                 }
             }
-            final ShmemRuntime runtime = new ShmemRuntime(processWide, config, requested, bootstrap, heap, transports, waitIdle);
+            final ShmemRuntime runtime = new ShmemRuntime(processWide, settings, requested, bootstrap, heap, transports, waitIdle);
             clock.mark(InitClock.TEAMS);
             bootstrap.barrier(); // every PE is constructed before anyone stores into a peer's sync words
             runtime.world.sync();
             clock.mark(InitClock.BARRIER);
             runtime.initPhases = clock.phases();
-            if (config.isSet(ShmemOptions.DEBUG))
+            if (settings.debug())
             {
                 System.err.println(prefix + "ready: heap " + heapSize + " bytes, " + map.p2pPeers(bootstrap.rank()).length +
                     " PEs by p2p, node " + bootstrap.nodeRank() + "/" + bootstrap.nodeSize() + ", launcher " + bootstrap.launcher() +
                     "; init " + InitClock.format(runtime.initPhases));
             }
-            else if (bootstrap.rank() == 0 && config.isSet(ShmemOptions.INFO))
+            else if (bootstrap.rank() == 0 && settings.info())
             {
                 System.out.println("jshmem: init phases on pe 0: " + InitClock.format(runtime.initPhases));
             }
@@ -201,9 +202,9 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
      * Spinning only pays while the PE being waited for has a core of its own; when this node runs more
      * PEs than it has cores, a waiter yields almost at once so that PE can run.
      */
-    private static int waitSpins(final ShmemConfig config, final Bootstrap bootstrap, final boolean remoteWaits)
+    private static int waitSpins(final RuntimeSettings settings, final Bootstrap bootstrap, final boolean remoteWaits)
     {
-        final int configured = config.get(ShmemOptions.WAIT_SPINS);
+        final int configured = settings.waitSpins();
         if (configured >= 0)
         {
             return configured;
@@ -222,9 +223,9 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
      *         the repetitions with parking in the barriers between tests and in 1 of 8 runs without). When
      *         PEs outnumber cores, parking is what lets the PE being waited for run.
      */
-    private static int waitYields(final ShmemConfig config, final Bootstrap bootstrap, final boolean remoteWaits)
+    private static int waitYields(final RuntimeSettings settings, final Bootstrap bootstrap, final boolean remoteWaits)
     {
-        final int configured = config.get(ShmemOptions.WAIT_YIELDS);
+        final int configured = settings.waitYields();
         if (configured >= 0)
         {
             return configured;
@@ -263,11 +264,6 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         {
             System.err.println(prefix + "could not sweep stale heap files in " + dir + ": " + ex);
         }
-    }
-
-    private static long roundUpToPage(final long bytes)
-    {
-        return Math.max(4096, (bytes + 4095) & ~4095L);
     }
 
     private static long checkSameHeapSize(final Bootstrap bootstrap, final String prefix, final long heapSize)

@@ -4,7 +4,6 @@ import io.jshmem.ContextOption;
 import io.jshmem.ShmemContext;
 import io.jshmem.SymmetricArray;
 import io.jshmem.Team;
-import io.jshmem.config.ShmemConfig;
 import io.jshmem.spi.PeStats;
 import io.jshmem.transport.ReachabilityMap;
 
@@ -39,9 +38,6 @@ public interface TeamHost
 
     /** @return the message prefix {@code "[pe 3/8] "}. */
     String prefix();
-
-    /** @return the job's configuration (algorithm choices, debug). */
-    ShmemConfig config();
 
     /** @return the transport reachability map (for SHARED). */
     ReachabilityMap reachability();

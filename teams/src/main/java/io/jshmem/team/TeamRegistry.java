@@ -1,11 +1,8 @@
 package io.jshmem.team;
 
-import io.jshmem.ShmemException;
 import io.jshmem.SymmetricMemory;
 import io.jshmem.TeamConfig;
 import io.jshmem.TeamExhaustedException;
-import io.jshmem.config.ShmemConfig;
-import io.jshmem.config.ShmemOptions;
 
 import java.util.Arrays;
 
@@ -60,27 +57,27 @@ public final class TeamRegistry
 
     /**
      * @param host the PE.
-     * @param pool the region {@link #poolBytes} reserved at init, zero on every PE.
+     * @param pool     the region {@link TeamSettings#poolBytes} reserved at init, zero on every PE.
+     * @param settings the team options, resolved at init.
      */
-    public TeamRegistry(final TeamHost host, final SymmetricMemory pool)
+    public TeamRegistry(final TeamHost host, final SymmetricMemory pool, final TeamSettings settings)
     {
         this.host = host;
         this.prefix = host.prefix();
-        final ShmemConfig config = host.config();
-        this.debug = config.isSet(ShmemOptions.DEBUG);
-        this.slots = slotCount(config);
-        this.scratchBytes = config.get(ShmemOptions.TEAM_SCRATCH_SIZE);
+        this.debug = settings.debug;
+        this.slots = settings.slots;
+        this.scratchBytes = settings.scratchBytes;
         this.pool = pool;
-        this.syncAlgorithm = Algorithm.parse(config, ShmemOptions.BARRIER_ALGORITHM, Algorithm.Sync.class);
-        this.broadcastAlgorithm = Algorithm.parse(config, ShmemOptions.BROADCAST_ALGORITHM, Algorithm.Broadcast.class);
-        this.collectAlgorithm = Algorithm.parse(config, ShmemOptions.COLLECT_ALGORITHM, Algorithm.Allgather.class);
-        this.fcollectAlgorithm = Algorithm.parse(config, ShmemOptions.FCOLLECT_ALGORITHM, Algorithm.Allgather.class);
-        this.alltoallAlgorithm = Algorithm.parse(config, ShmemOptions.ALLTOALL_ALGORITHM, Algorithm.Alltoall.class);
-        this.reduceAlgorithm = Algorithm.parse(config, ShmemOptions.REDUCE_ALGORITHM, Algorithm.Reduce.class);
-        this.scanAlgorithm = Algorithm.parse(config, ShmemOptions.SCAN_ALGORITHM, Algorithm.Scan.class);
-        this.timeoutNs = config.get(ShmemOptions.COLLECTIVE_TIMEOUT_NS);
-        this.groupSize = config.get(ShmemOptions.TEAM_GROUP_SIZE);
-        this.layout = NodeLayout.of(host.hostOfRank(), host.reachability(), config.env(NodeLayout.TEST_VARIABLE));
+        this.syncAlgorithm = settings.sync;
+        this.broadcastAlgorithm = settings.broadcast;
+        this.collectAlgorithm = settings.collect;
+        this.fcollectAlgorithm = settings.fcollect;
+        this.alltoallAlgorithm = settings.alltoall;
+        this.reduceAlgorithm = settings.reduce;
+        this.scanAlgorithm = settings.scan;
+        this.timeoutNs = settings.timeoutNs;
+        this.groupSize = settings.groupSize;
+        this.layout = NodeLayout.of(host.hostOfRank(), host.reachability(), settings.testNodeLayout);
         final int n = host.nPes();
         final int me = host.myPe();
         final String[] hostOfRank = host.hostOfRank();
@@ -112,22 +109,6 @@ public final class TeamRegistry
         {
             return Runtime.getRuntime().availableProcessors();
         }
-    }
-
-    private static int slotCount(final ShmemConfig config)
-    {
-        final int slots = config.get(ShmemOptions.TEAMS_MAX);
-        if (slots < 3 || slots > MAX_SLOTS)
-        {
-            throw new ShmemException("SHMEM_TEAMS_MAX=" + slots + " must be between 3 (WORLD, SHARED, NODE) and " + MAX_SLOTS);
-        }
-        return slots;
-    }
-
-    /** @return bytes of symmetric heap the pool needs (call before allocating it at init). */
-    public static long poolBytes(final ShmemConfig config, final int nPes)
-    {
-        return slotCount(config) * TeamSlot.slotBytes(nPes, config.get(ShmemOptions.TEAM_SCRATCH_SIZE));
     }
 
     /**
