@@ -41,7 +41,8 @@ import java.util.stream.Stream;
  * </ul>
  * benchmarks/native/shmem_scale.c is its twin for Open MPI OSHMEM (same keys, no init steps).
  * <p>
- * Run: {@code bin/shmemrun -np N ... io.jshmem.bench.ScaleBench --out DIR --launch-ms $(date +%s%3N) [--iters 200] [--warmup 20] [--nmt]}
+ * Run: {@code bin/shmemrun -np N ... io.jshmem.bench.ScaleBench --out DIR --launch-ms $(date +%s%3N) [--iters 200] [--warmup 20] [--nmt]
+ * [--idle]}
  */
 public final class ScaleBench
 {
@@ -68,6 +69,7 @@ public final class ScaleBench
         int iters = 200;
         int warmup = 20;
         boolean nmt = false;
+        boolean idle = false;
         for (int i = 0; i < args.length; i++)
         {
             switch (args[i])
@@ -77,8 +79,9 @@ public final class ScaleBench
                 case "--iters" -> iters = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--nmt" -> nmt = true;
+                case "--idle" -> idle = true;
                 default -> throw new IllegalArgumentException("ScaleBench: unknown argument " + args[i] +
-                    " (--out DIR --launch-ms EPOCH_MS [--iters N] [--warmup N] [--nmt])");
+                    " (--out DIR --launch-ms EPOCH_MS [--iters N] [--warmup N] [--nmt] [--idle])");
             }
         }
         if (out == null || launchMs < 0 || iters < 1 || warmup < 0)
@@ -103,6 +106,11 @@ public final class ScaleBench
             rec.put("ph_" + e.getKey() + "_ms", ms(e.getValue()));
         }
         final Path file = out.resolve("pe-" + shmem.myPe() + ".txt");
+        if (idle)
+        {
+            idle(shmem, rec, file);
+            return;
+        }
         try
         {
             measure(shmem, rec, file, nmt, iters, warmup);
@@ -122,6 +130,27 @@ public final class ScaleBench
         fin.put("sockets_fin", Long.toString(sockets()));
         fin.put("end_ms", Long.toString(System.currentTimeMillis() - launchMs));
         write(file, line(fin), StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+    }
+
+    /**
+     * {@code --idle}, the fault jobs of benchmarks/scale: after init and a barrier, records its pid ({@code idle_pid})
+     * and sleeps outside any jshmem call; when the script kills or stops one PE, the others learn of the loss from
+     * jshmem's liveness (the bootstrap's, and the launcher's) and end, naming it, which the script times. Ends by
+     * itself after 10 minutes.
+     */
+    private static void idle(final Shmem shmem, final Map<String, String> rec, final Path file) throws IOException, InterruptedException
+    {
+        shmem.barrierAll();
+        rec.put("idle_pid", Long.toString(ProcessHandle.current().pid()));
+        write(file, line(rec), StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+        try
+        {
+            Thread.sleep(600_000); // the script kills or stops one PE well before; the others' liveness ends them
+        }
+        finally
+        {
+            shmem.close();
+        }
     }
 
     /** Samples after init, times the collectives, samples again and writes the record's first line. */

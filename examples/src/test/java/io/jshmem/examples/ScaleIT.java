@@ -1,0 +1,55 @@
+package io.jshmem.examples;
+
+import io.jshmem.launch.TestHosts;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A job at scale on this machine (issue 25): 64 PEs on 8 test hosts, 8 per host, through bin/shmemrun --hosts as a
+ * user runs it. On the project's 2-core machine that is 32 PEs per core, so it also checks that a slowly starting,
+ * heavily loaded job forms (handshakes have their own deadline) and that no healthy PE is declared lost. Ring over
+ * the default transports (p2p inside a host, the proxy between hosts) and over UCX; nothing left on any host.
+ */
+class ScaleIT
+{
+    private static final int HOST_COUNT = 8;
+    private static final int PER_HOST = 8;
+    private static final TestHosts HOSTS = new TestHosts("jsxl", "10.99.0");
+    private final HostJobs jobs = new HostJobs(HOSTS);
+
+    @BeforeAll
+    static void up() throws Exception
+    {
+        HOSTS.up(HOST_COUNT);
+    }
+
+    @AfterAll
+    static void down() throws Exception
+    {
+        HOSTS.down();
+    }
+
+    private static String layout()
+    {
+        final StringBuilder hosts = new StringBuilder();
+        for (int h = 1; h <= HOST_COUNT; h++)
+        {
+            hosts.append(h == 1 ? "" : ",").append(HOSTS.host(h)).append(':').append(PER_HOST);
+        }
+        return hosts.toString();
+    }
+
+    @Test
+    void ringAt64PesOnEightHostsOverTheProxy() throws Exception
+    {
+        jobs.ring(layout(), HOST_COUNT * PER_HOST, HOST_COUNT);
+    }
+
+    @Test
+    void ringAt64PesOnEightHostsOverUcx() throws Exception
+    {
+        jobs.ring(layout(), HOST_COUNT * PER_HOST, HOST_COUNT, "-x", "SHMEM_TRANSPORT=p2p,ucx", "-x", "UCX_TLS=tcp",
+            "-x", "UCX_NET_DEVICES=eth0", "-x", "UCX_WARN_UNUSED_ENV_VARS=n");
+    }
+}
