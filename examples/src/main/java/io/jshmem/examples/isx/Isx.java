@@ -14,7 +14,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -105,6 +104,7 @@ public final class Isx
         {
             out.println(params.banner(layout, "jshmem"));
         }
+
         final SymmetricLongs receiveOffset = shmem.allocateLongs(1);
         final SymmetricInts received = shmem.allocateInts(layout.capacity());
         final SymmetricLongs verdict = shmem.allocateLongs(6);
@@ -115,7 +115,30 @@ public final class Isx
         // malloc + memset turned into calloc at -O2) puts page faults into its phases; the C twin does as this.
         final int[] keys = new int[layout.keysPerPe()];
         final int[] bucketed = new int[layout.keysPerPe()];
-        final int[] counts = new int[layout.bucketWidth()];
+        final boolean passed;
+        try (Histogram counts = new Histogram(layout.bucketWidth()))
+        {
+            if (Buckets.warmUp(received.segment(), layout.maxKey(), n, layout.bucketWidth(), counts) == Long.MIN_VALUE)
+            {
+                out.println(); // never: the JIT warm-up's checksum is only used so the work is not optimised away
+            }
+            passed = iterate(shmem, params, layout, out, receiveOffset, received, verdict, mine, everyPe, keys, bucketed, counts);
+        }
+        shmem.free(everyPe);
+        shmem.free(mine);
+        shmem.free(verdict);
+        shmem.free(received);
+        shmem.free(receiveOffset);
+        return passed;
+    }
+
+    /** ISx's iterations, the verification of the last one, then the timings, the log and the job's verdict. */
+    private static boolean iterate(final Shmem shmem, final IsxParams params, final IsxParams.Layout layout, final PrintStream out,
+        final SymmetricLongs receiveOffset, final SymmetricInts received, final SymmetricLongs verdict, final SymmetricDoubles mine,
+        final SymmetricDoubles everyPe, final int[] keys, final int[] bucketed, final Histogram counts)
+    {
+        final int me = shmem.myPe();
+        final int n = shmem.nPes();
         Timers timers = new Timers(params.iterations());
         boolean jobPassed = false;
         final int rounds = params.iterations() + IsxParams.BURN_IN;
@@ -155,9 +178,9 @@ public final class Isx
             final long offset = receiveOffset.getLocal(0);
             final int bucketSize = (int)Math.min(offset, layout.capacity());
             final int minKey = layout.minKey(me);
-            Arrays.fill(counts, 0); // zeroed outside the phase, as in ISx
+            counts.zero(); // outside the phase, as in ISx
             timers.start(Phase.LOCAL_SORT);
-            Buckets.countLocalKeys(received.segment(), bucketSize, minKey, counts);
+            Buckets.countLocalKeys(received.segment(), bucketSize, minKey, counts.counts());
             timers.stop(Phase.LOCAL_SORT);
 
             shmem.barrierAll();
@@ -170,7 +193,7 @@ public final class Isx
                     received.setLocal(0, (int)layout.maxKeyInclusive(me) + 1);
                 }
                 final List<String> problems = new ArrayList<>(refused);
-                final Buckets.Check c = Buckets.check(received.segment(), bucketSize, minKey, layout.maxKeyInclusive(me), counts);
+                final Buckets.Check c = Buckets.check(received.segment(), bucketSize, minKey, layout.maxKeyInclusive(me), counts.counts());
                 if (c.keysOutOfRange() > 0)
                 {
                     problems.add(c.keysOutOfRange() + " keys outside [" + minKey + ", " + layout.maxKeyInclusive(me) + "], the first " + c.firstBad());
@@ -194,11 +217,6 @@ public final class Isx
             out.println(verdictLine(layout, verdict, jobPassed));
         }
         shmem.barrierAll();
-        shmem.free(everyPe);
-        shmem.free(mine);
-        shmem.free(verdict);
-        shmem.free(received);
-        shmem.free(receiveOffset);
         return jobPassed;
     }
 

@@ -4,7 +4,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -104,25 +106,51 @@ class IsxPiecesTest
         final int minKey = 1000;
         final int width = 64;
         final int[] keys = {1000, 1063, 1010, 1010, 1000, 1010, 1032};
-        final int[] counts = new int[width];
-        Buckets.countLocalKeys(MemorySegment.ofArray(keys), keys.length, minKey, counts);
-        final int[] want = new int[width];
-        for (final int k : keys)
+        try (Histogram h = new Histogram(width))
         {
-            want[k - minKey]++;
-        }
-        assertArrayEquals(want, counts);
-        final Buckets.Check good = Buckets.check(MemorySegment.ofArray(keys), keys.length, minKey, minKey + width - 1, counts);
-        assertEquals(new Buckets.Check(0, 0, keys.length, Arrays.stream(keys).asLongStream().sum()), good);
+            h.counts().fill((byte)7);
+            h.zero();
+            assertEquals(0, sum(h), "zeroed");
+            Buckets.countLocalKeys(MemorySegment.ofArray(keys), keys.length, minKey, h.counts());
+            final int[] want = new int[width];
+            for (final int k : keys)
+            {
+                want[k - minKey]++;
+            }
+            assertArrayEquals(want, h.counts().toArray(ValueLayout.JAVA_INT));
+            final Buckets.Check good = Buckets.check(MemorySegment.ofArray(keys), keys.length, minKey, minKey + width - 1, h.counts());
+            assertEquals(new Buckets.Check(0, 0, keys.length, Arrays.stream(keys).asLongStream().sum()), good);
 
-        final int[] stray = {1000, 999, 1064, 1001};
-        final int[] c2 = new int[width];
-        Buckets.countLocalKeys(MemorySegment.ofArray(stray), stray.length, minKey, c2);
-        assertEquals(2, Arrays.stream(c2).sum(), "keys outside the range are not counted");
-        final Buckets.Check bad = Buckets.check(MemorySegment.ofArray(stray), stray.length, minKey, minKey + width - 1, c2);
-        assertEquals(2, bad.keysOutOfRange());
-        assertEquals(999, bad.firstBad());
-        assertNotEquals(stray.length, bad.countSum(), "the counts then miss keys");
+            final int[] stray = {1000, 999, 1064, 1001};
+            h.zero();
+            Buckets.countLocalKeys(MemorySegment.ofArray(stray), stray.length, minKey, h.counts());
+            assertEquals(2, sum(h), "keys outside the range are not counted");
+            final Buckets.Check bad = Buckets.check(MemorySegment.ofArray(stray), stray.length, minKey, minKey + width - 1, h.counts());
+            assertEquals(2, bad.keysOutOfRange());
+            assertEquals(999, bad.firstBad());
+            assertNotEquals(stray.length, bad.countSum(), "the counts then miss keys");
+        }
+    }
+
+    @Test
+    void theJitWarmUpLeavesTheHistogramZeroed()
+    {
+        final IsxParams.Layout layout = IsxParams.parse(new String[] {"1000"}).layout(4);
+        try (Arena arena = Arena.ofConfined(); Histogram h = new Histogram(layout.bucketWidth()))
+        {
+            Buckets.warmUp(arena.allocate(ValueLayout.JAVA_INT, Buckets.WARM_UP_KEYS), layout.maxKey(), 4, layout.bucketWidth(), h);
+            assertEquals(0, sum(h));
+        }
+    }
+
+    private static long sum(final Histogram h)
+    {
+        long s = 0;
+        for (long i = 0; i < h.width(); i++)
+        {
+            s += h.counts().getAtIndex(ValueLayout.JAVA_INT, i);
+        }
+        return s;
     }
 
     /** The receive buffer holds what the PEs really send, at PE counts that do and do not divide the key range. */
