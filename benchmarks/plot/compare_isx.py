@@ -13,6 +13,7 @@ import os
 import re
 import statistics
 import sys
+import textwrap
 from collections import defaultdict
 
 PHASES = ["TOTAL", "ATA_KEYS", "MAKE_INPUT", "COUNT_BUCKET_SIZES", "BUCKETIZE", "COMPUTE_OFFSETS", "LOCAL_SORT"]
@@ -132,7 +133,7 @@ def main():
     ax.set_ylim(bottom=0)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7)
-    ax.set_title(a.title, fontsize=8)
+    ax.set_title(textwrap.fill(a.title, 100), fontsize=7)
     fig.tight_layout()
     fig.savefig(a.png, dpi=90)
     print("chart: " + a.png)
