@@ -65,11 +65,7 @@ final class Buckets
      */
     static void makeInput(final int pe, final int[] keys, final int maxKey)
     {
-        final Pcg32 rng = Pcg32.forPe(pe);
-        for (int i = 0; i < keys.length; i++)
-        {
-            keys[i] = rng.nextBounded(maxKey);
-        }
+        Pcg32.forPe(pe).fillBounded(keys, maxKey);
     }
 
     /**

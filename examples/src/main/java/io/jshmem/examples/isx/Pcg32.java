@@ -43,6 +43,33 @@ final class Pcg32
     }
 
     /**
+     * Fills {@code out} with draws from {@code [0, bound)}, the same values as {@link #nextBounded} one by one; the
+     * loop keeps the generator's state in locals, as the C twin's inlined loop does.
+     *
+     * @param out   where the draws go, all of it.
+     * @param bound the exclusive upper bound, 1 to 2^31 - 1.
+     */
+    void fillBounded(final int[] out, final int bound)
+    {
+        final int threshold = Integer.remainderUnsigned(-bound, bound);
+        final long inc = increment;
+        long s = state;
+        for (int i = 0; i < out.length; i++)
+        {
+            int r;
+            do
+            {
+                final long old = s;
+                s = old * MULTIPLIER + inc;
+                r = Integer.rotateRight((int)(((old >>> 18) ^ old) >>> 27), (int)(old >>> 59));
+            }
+            while (Integer.compareUnsigned(r, threshold) < 0);
+            out[i] = Integer.remainderUnsigned(r, bound);
+        }
+        state = s;
+    }
+
+    /**
      * Draws uniformly from {@code [0, bound)} without modulo bias, as {@code pcg32_boundedrand_r} does: draws
      * below {@code 2^32 mod bound} are rejected.
      *

@@ -48,6 +48,20 @@ class IsxPiecesTest
     }
 
     @Test
+    void fillingDrawsWhatDrawingOneByOneDraws()
+    {
+        final int[] filled = new int[4096];
+        final Pcg32 a = Pcg32.forPe(7);
+        a.fillBounded(filled, 89478486);
+        final Pcg32 b = Pcg32.forPe(7);
+        for (int i = 0; i < filled.length; i++)
+        {
+            assertEquals(b.nextBounded(89478486), filled[i], "draw " + i);
+        }
+        assertEquals(b.next(), a.next(), "the state after the fill");
+    }
+
+    @Test
     void keysAreDeterministicPerPeUniformAndInRange()
     {
         final int maxKey = 1 << 28;
