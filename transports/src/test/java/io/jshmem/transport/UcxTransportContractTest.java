@@ -297,9 +297,10 @@ class UcxTransportContractTest extends TransportContractTest
     }
 
     /**
-     * A dead peer's first use: the last PE closes its transport (its worker is gone, as when its process died) before
-     * anyone addressed it; every other PE's first get to it throws {@link JobFailedException} naming it within the
-     * wire-up deadline (5 s here) plus a margin, never hangs or aborts the JVM, and the job's failure is reported.
+     * A dead peer's first use: the last PE closes its transport (its worker is gone, as when its process died, but its
+     * bootstrap stays, so only the wire-up deadline can end the attempts) before anyone addressed it; every other PE's
+     * first get to it throws {@link JobFailedException} naming it after the wire-up deadline (5 s here; endpoint
+     * creation is retried until then), within 8 s, never hangs or aborts the JVM, and the job's failure is reported.
      */
     @Test
     void aDeadPeersFirstUseFailsNamingIt() throws Exception
@@ -328,6 +329,7 @@ class UcxTransportContractTest extends TransportContractTest
             final long ms = (System.nanoTime() - start) / 1_000_000;
             System.err.println("first use of dead pe " + victim + " failed after " + ms + " ms: " + ex.getMessage());
             assertTrue(ms < 8000, "failed after " + ms + " ms: " + ex.getMessage());
+            assertTrue(ms >= 4000 || !ex.getMessage().contains("cannot create an endpoint"), "gave up before the deadline: " + ex.getMessage());
             assertTrue(String.valueOf(ex.getMessage()).contains("pe " + victim), ex::getMessage);
             assertNotNull(pe.bootstrap().failure(), "the job's failure reported");
         });

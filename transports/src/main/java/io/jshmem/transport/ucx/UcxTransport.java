@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.IntUnaryOperator;
 
@@ -75,6 +76,8 @@ public final class UcxTransport implements Transport
     private static final int SIGNAL_AM = 0x6a73;
     private static final long SIGNAL_HEADER = 24;
     private static final long STAGE_CHUNK = 4L << 20;
+    /** The longest pause between two attempts to create an endpoint. */
+    private static final long MAX_RETRY_PAUSE_NS = 500_000_000L;
 
     private final Ucp u;
     private final Bootstrap bootstrap;
@@ -339,11 +342,7 @@ public final class UcxTransport implements Transport
                 ep.set(JAVA_INT, Ucp.EP_PARAMS_ERR_MODE, Ucp.ERR_HANDLING_MODE_PEER);
                 ep.set(ADDRESS, Ucp.EP_PARAMS_ERR_HANDLER, w.errorHandler());
                 ep.set(ADDRESS, Ucp.EP_PARAMS_ERR_HANDLER + 8, MemorySegment.ofAddress(pe));
-                final int status = (int)u.epCreate.invokeExact(worker, ep, out);
-                if (status != Ucp.UCS_OK)
-                {
-                    throw unreachable(pe, "cannot create an endpoint to pe " + pe + ": " + u.status(status));
-                }
+                createEndpoint(pe, ep, out, deadline);
                 eps[pe] = out.get(ADDRESS, 0);
                 endpointCount.incrementAndGet();
                 final int unpacked = (int)u.epRkeyUnpack.invokeExact(eps[pe], tmp.allocateFrom(ValueLayout.JAVA_BYTE, r.rkey()), out);
@@ -369,6 +368,42 @@ public final class UcxTransport implements Transport
             final Peer p = new Peer(eps[pe], rkeys[pe], r.base());
             peers.setRelease(pe, p);
             return p;
+        }
+    }
+
+    /**
+     * {@code ucp_ep_create}, retried with a growing pause (1 ms to {@link #MAX_RETRY_PAUSE_NS}) until the deadline while it
+     * fails and the job stands: a loaded host's neighbour table can fail a connect at once ("No route to host" while an
+     * ARP lookup failed; one of 512 &times; 511 connections did at init), which is no reason to end a job. A peer that is
+     * really gone fails at the deadline, named, or at once when the bootstrap reports the job failed.
+     */
+    private void createEndpoint(final int pe, final MemorySegment params, final MemorySegment out, final long deadline) throws Throwable
+    {
+        long pauseNs = 1_000_000L;
+        for (int attempt = 1; ; attempt++)
+        {
+            final int status = (int)u.epCreate.invokeExact(worker, params, out);
+            if (status == Ucp.UCS_OK)
+            {
+                return;
+            }
+            final JobFailedException f = bootstrap.failure();
+            if (f != null)
+            {
+                throw new JobFailedException(prefix + "ucx: connecting to pe " + pe + " abandoned: " + f.getMessage(), f.lostPe(), f);
+            }
+            if (System.nanoTime() + pauseNs - deadline > 0)
+            {
+                throw unreachable(pe, "cannot create an endpoint to pe " + pe + ": " + u.status(status) + " (" + attempt +
+                    " attempts within " + settings.connectTimeoutNs() / 1_000_000 + " ms, SHMEM_BOOTSTRAP_TIMEOUT)");
+            }
+            if (attempt == 1)
+            {
+                settings.log().accept(prefix + "ucx: cannot create an endpoint to pe " + pe + " yet: " + u.status(status) +
+                    "; retrying until SHMEM_BOOTSTRAP_TIMEOUT");
+            }
+            LockSupport.parkNanos(pauseNs);
+            pauseNs = Math.min(pauseNs * 2, MAX_RETRY_PAUSE_NS);
         }
     }
 
