@@ -92,7 +92,10 @@ public final class UcxTransport implements Transport
     private final MemorySegment worker;
     private final byte[] endpoint;
     private final MemorySegment sink;
-    /** What connect learnt about each PE reached through ucx (null otherwise); its monitor guards the PE's wire-up. */
+    /**
+     * What connect learnt about each PE reached through ucx (null otherwise); its monitor guards the PE's wire-up. Written
+     * by connect, during init, which happens-before every operation of the PE's threads.
+     */
     private final Remote[] remotes;
     /** Each PE's wired-up endpoint and unpacked rkey, published once (release) after its wire-up completed. */
     private final AtomicReferenceArray<Peer> peers;
