@@ -336,32 +336,10 @@ public final class UcxTransport implements Transport
                 throw new ShmemException(prefix + "ucx: pe " + pe + " addressed after this PE's transport closed");
             }
             final long deadline = System.nanoTime() + settings.connectTimeoutNs();
-            try (Arena tmp = Arena.ofConfined())
+            // an earlier wire-up that a job failure interrupted left its endpoint (close closes it): finish that one
+            if (rkeys[pe] == null)
             {
-                final MemorySegment out = tmp.allocate(8, 8);
-                final MemorySegment ep = tmp.allocate(Ucp.EP_PARAMS_SIZE, 8);
-                ep.set(JAVA_LONG, 0, Ucp.EP_PARAM_FIELD_REMOTE_ADDRESS | Ucp.EP_PARAM_FIELD_ERR_HANDLING_MODE | Ucp.EP_PARAM_FIELD_ERR_HANDLER);
-                ep.set(ADDRESS, Ucp.EP_PARAMS_ADDRESS, tmp.allocateFrom(ValueLayout.JAVA_BYTE, r.address()));
-                ep.set(JAVA_INT, Ucp.EP_PARAMS_ERR_MODE, Ucp.ERR_HANDLING_MODE_PEER);
-                ep.set(ADDRESS, Ucp.EP_PARAMS_ERR_HANDLER, w.errorHandler());
-                ep.set(ADDRESS, Ucp.EP_PARAMS_ERR_HANDLER + 8, MemorySegment.ofAddress(pe));
-                createEndpoint(pe, ep, out, deadline);
-                eps[pe] = out.get(ADDRESS, 0);
-                endpointCount.incrementAndGet();
-                final int unpacked = (int)u.epRkeyUnpack.invokeExact(eps[pe], tmp.allocateFrom(ValueLayout.JAVA_BYTE, r.rkey()), out);
-                if (unpacked != Ucp.UCS_OK)
-                {
-                    throw unreachable(pe, "cannot unpack the rkey of pe " + pe + ": " + u.status(unpacked));
-                }
-                rkeys[pe] = out.get(ADDRESS, 0);
-            }
-            catch (final RuntimeException | Error ex)
-            {
-                throw ex;
-            }
-            catch (final Throwable t)
-            {
-                throw failed(pe, "connecting to", t);
+                makeEndpoint(pe, r, deadline);
             }
             // complete the wire-up before the first operation: an unreachable peer fails here, named, within the
             // deadline, and no operation is posted on an endpoint whose wire-up messages are still pending
@@ -371,6 +349,41 @@ public final class UcxTransport implements Transport
             final Peer p = new Peer(eps[pe], rkeys[pe], r.base());
             peers.setRelease(pe, p);
             return p;
+        }
+    }
+
+    /** Creates the endpoint to {@code pe} (unless an earlier attempt did) and unpacks its rkey. Under {@code r}'s monitor. */
+    private void makeEndpoint(final int pe, final Remote r, final long deadline)
+    {
+        try (Arena tmp = Arena.ofConfined())
+        {
+            final MemorySegment out = tmp.allocate(8, 8);
+            final MemorySegment ep = tmp.allocate(Ucp.EP_PARAMS_SIZE, 8);
+            ep.set(JAVA_LONG, 0, Ucp.EP_PARAM_FIELD_REMOTE_ADDRESS | Ucp.EP_PARAM_FIELD_ERR_HANDLING_MODE | Ucp.EP_PARAM_FIELD_ERR_HANDLER);
+            ep.set(ADDRESS, Ucp.EP_PARAMS_ADDRESS, tmp.allocateFrom(ValueLayout.JAVA_BYTE, r.address()));
+            ep.set(JAVA_INT, Ucp.EP_PARAMS_ERR_MODE, Ucp.ERR_HANDLING_MODE_PEER);
+            ep.set(ADDRESS, Ucp.EP_PARAMS_ERR_HANDLER, w.errorHandler());
+            ep.set(ADDRESS, Ucp.EP_PARAMS_ERR_HANDLER + 8, MemorySegment.ofAddress(pe));
+            if (eps[pe] == null)
+            {
+                createEndpoint(pe, ep, out, deadline);
+                eps[pe] = out.get(ADDRESS, 0);
+                endpointCount.incrementAndGet();
+            }
+            final int unpacked = (int)u.epRkeyUnpack.invokeExact(eps[pe], tmp.allocateFrom(ValueLayout.JAVA_BYTE, r.rkey()), out);
+            if (unpacked != Ucp.UCS_OK)
+            {
+                throw unreachable(pe, "cannot unpack the rkey of pe " + pe + ": " + u.status(unpacked));
+            }
+            rkeys[pe] = out.get(ADDRESS, 0);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            throw ex;
+        }
+        catch (final Throwable t)
+        {
+            throw failed(pe, "connecting to", t);
         }
     }
 
