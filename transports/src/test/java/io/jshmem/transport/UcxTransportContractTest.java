@@ -1,5 +1,6 @@
 package io.jshmem.transport;
 
+import io.jshmem.JobFailedException;
 import io.jshmem.bootstrap.Bootstrap;
 import io.jshmem.heap.HeapFile;
 import io.jshmem.transport.ucx.UcxTransport;
@@ -11,6 +12,8 @@ import java.lang.foreign.ValueLayout;
 import java.util.function.IntUnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -23,12 +26,14 @@ class UcxTransportContractTest extends TransportContractTest
 {
     /** SHMEM_UCX_HANDOFF of PE 0 in the next run (the others have the default, 1 ms). */
     private long handoffPe0Ns = 1_000_000L;
+    /** The wire-up deadline (SHMEM_BOOTSTRAP_TIMEOUT) of every PE in the next run. */
+    private long connectTimeoutNs = 30_000_000_000L;
 
     @Override
     Transport make(final Bootstrap bootstrap, final HeapFile heap, final IntUnaryOperator idle)
     {
         return new UcxTransport(bootstrap, heap.dataSegment(), new UcxTransport.Settings("libucp.so.0", 50_000L,
-            bootstrap.rank() == 0 ? handoffPe0Ns : 1_000_000L, 30_000_000_000L, System.err::println), idle);
+            bootstrap.rank() == 0 ? handoffPe0Ns : 1_000_000L, connectTimeoutNs, System.err::println), idle);
     }
 
     @Override
@@ -186,5 +191,147 @@ class UcxTransportContractTest extends TransportContractTest
     void aLostPeerFailsEveryWaitNamingItWithinSeconds() throws Exception
     {
         lostPeerFailsEveryWaitNamingIt();
+    }
+
+    private static int endpoints(final Pe pe)
+    {
+        return ((UcxTransport)pe.transport()).endpointCount();
+    }
+
+    /**
+     * Endpoints on first use: none after connect; a PE that puts, gets, takes atomics from and signals only its right
+     * neighbour, then quiets, holds exactly one endpoint; a second peer makes it two. pe_quiet of a peer never addressed
+     * and quiet with no endpoint complete at once.
+     */
+    @Test
+    void aPeHoldsEndpointsOnlyToThePeersItAddressed() throws Exception
+    {
+        run(pe ->
+        {
+            assertEquals(0, endpoints(pe), "endpoints after connect");
+            pe.transport().quiet(pe.ctx());
+            pe.transport().peQuiet(pe.ctx(), pe.left());
+            pe.bootstrap().barrier();
+            final long[] v = {pe.me() + 100L};
+            pe.transport().put(pe.ctx(), pe.right(), 0, MemorySegment.ofArray(v), false);
+            pe.transport().amo(pe.ctx(), pe.right(), io.jshmem.AtomicOp.FETCH_ADD, 8, 8, 1, 0);
+            pe.transport().putSignal(pe.ctx(), pe.right(), 16, MemorySegment.ofArray(v), 24, 1, io.jshmem.SignalOp.ADD, true);
+            pe.transport().putSignal(pe.ctx(), pe.right(), 0, null, 32, 1, io.jshmem.SignalOp.SET, false);
+            final long[] got = new long[1];
+            pe.transport().get(pe.ctx(), pe.right(), 0, MemorySegment.ofArray(got), false);
+            assertEquals(pe.me() + 100L, got[0]);
+            pe.sync(); // quiet: covers the endpoint used
+            assertEquals(1, endpoints(pe), "endpoints after talking to the right neighbour only");
+            assertEquals(pe.left() + 100L, pe.heap().get(ValueLayout.JAVA_LONG, 0));
+            assertEquals(1L, pe.heap().get(ValueLayout.JAVA_LONG, 8));
+            assertEquals(1L, pe.heap().get(ValueLayout.JAVA_LONG, 24));
+            assertEquals(1L, pe.heap().get(ValueLayout.JAVA_LONG, 32));
+            pe.transport().put(pe.ctx(), pe.left(), 40, MemorySegment.ofArray(v), true);
+            pe.sync();
+            assertEquals(2, endpoints(pe), "endpoints after the left neighbour too");
+            assertEquals(pe.right() + 100L, pe.heap().get(ValueLayout.JAVA_LONG, 40));
+        });
+    }
+
+    /**
+     * First use from many threads at once, and two PEs first-addressing each other at once: every PE starts 8 threads
+     * that, released together, each fetch_add 50 times on PE 0 and on its right neighbour (PE 0's threads on PEs 1 and 2:
+     * PEs first-address each other in both directions at the same time). Every add lands once, each PE made one endpoint
+     * per peer it addressed.
+     */
+    @Test
+    void manyThreadsAndPesFirstAddressingAPeerAtOnce() throws Exception
+    {
+        final int threads = 8;
+        final int adds = 50;
+        run(pe ->
+        {
+            final java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+            final java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+            final int first = pe.me() == 0 ? 1 : 0;
+            final int second = pe.me() == 0 ? 2 : pe.right();
+            try
+            {
+                final java.util.List<java.util.concurrent.Future<?>> fs = new java.util.ArrayList<>();
+                for (int t = 0; t < threads; t++)
+                {
+                    fs.add(pool.submit(() ->
+                    {
+                        start.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                        for (int i = 0; i < adds; i++)
+                        {
+                            pe.transport().amo(pe.ctx(), first, io.jshmem.AtomicOp.ADD, 8, 0, 1, 0);
+                            pe.transport().amo(pe.ctx(), second, io.jshmem.AtomicOp.FETCH_ADD, 8, 8, 1, 0);
+                        }
+                        pe.transport().quiet(pe.ctx());
+                        return null;
+                    }));
+                }
+                for (final java.util.concurrent.Future<?> f : fs)
+                {
+                    f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                }
+            }
+            finally
+            {
+                pool.shutdownNow();
+            }
+            pe.sync();
+            final int expectedEndpoints = first == second ? 1 : 2;
+            assertEquals(expectedEndpoints, endpoints(pe), "endpoints made by " + threads + " threads first-addressing " + first + " and " + second);
+            // word 0: every PE but 0 adds to PE 0, PE 0 adds to PE 1
+            final long word0 = pe.me() == 0 ? (long)(pe.n() - 1) * threads * adds : pe.me() == 1 ? (long)threads * adds : 0;
+            assertEquals(word0, pe.heap().get(ValueLayout.JAVA_LONG, 0), "adds to word 0");
+            // word 8: every PE adds to its right neighbour, PE 0 to PE 2 (its right neighbour is 1)
+            long word8 = 0;
+            for (int q = 0; q < pe.n(); q++)
+            {
+                final int target = q == 0 ? 2 : (q + 1) % pe.n();
+                if (target == pe.me())
+                {
+                    word8 += (long)threads * adds;
+                }
+            }
+            assertEquals(word8, pe.heap().get(ValueLayout.JAVA_LONG, 8), "fetch_adds to word 8");
+        });
+    }
+
+    /**
+     * A dead peer's first use: the last PE closes its transport (its worker is gone, as when its process died, but its
+     * bootstrap stays, so only the wire-up deadline can end the attempts) before anyone addressed it; every other PE's
+     * first get to it throws {@link JobFailedException} naming it after the wire-up deadline (5 s here; endpoint
+     * creation is retried until then), within 8 s, never hangs or aborts the JVM, and the job's failure is reported.
+     */
+    @Test
+    void aDeadPeersFirstUseFailsNamingIt() throws Exception
+    {
+        connectTimeoutNs = 5_000_000_000L;
+        run(pe ->
+        {
+            final int victim = pe.n() - 1;
+            if (pe.me() == victim)
+            {
+                pe.transport().close();
+                pe.bootstrap().barrier(); // closed before anyone addresses it
+                final long deadline = System.nanoTime() + 20_000_000_000L;
+                while (pe.bootstrap().failure() == null && System.nanoTime() < deadline)
+                {
+                    Thread.sleep(10);
+                }
+                assertNotNull(pe.bootstrap().failure(), "the job failed");
+                return;
+            }
+            pe.bootstrap().barrier();
+            assertEquals(0, endpoints(pe));
+            final long start = System.nanoTime();
+            final JobFailedException ex = assertThrows(JobFailedException.class,
+                () -> pe.transport().get(pe.ctx(), victim, 0, MemorySegment.ofArray(new long[1]), false));
+            final long ms = (System.nanoTime() - start) / 1_000_000;
+            System.err.println("first use of dead pe " + victim + " failed after " + ms + " ms: " + ex.getMessage());
+            assertTrue(ms < 8000, "failed after " + ms + " ms: " + ex.getMessage());
+            assertTrue(ms >= 4000 || !ex.getMessage().contains("cannot create an endpoint"), "gave up before the deadline: " + ex.getMessage());
+            assertTrue(String.valueOf(ex.getMessage()).contains("pe " + victim), ex::getMessage);
+            assertNotNull(pe.bootstrap().failure(), "the job's failure reported");
+        });
     }
 }

@@ -17,11 +17,12 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.IntUnaryOperator;
 
@@ -34,8 +35,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * with {@code java.lang.foreign} ({@link Ucp}). Each PE has one UCP context and one worker ({@link UcxWorker}) in
  * multi-thread mode; its heap's data segment (the {@code /dev/shm} mapping) is registered with
  * {@code ucp_mem_map} and its rkey, the worker's address and the heap's base address are the endpoint the
- * runtime allgathers. {@link #connect} creates an endpoint with peer error handling to every PE the map
- * gives this transport and unpacks its rkey.
+ * runtime allgathers. {@link #connect} only records them: the endpoint to a peer (peer error handling) is
+ * created, its rkey unpacked and its wire-up completed when this PE first addresses it, so a PE holds
+ * endpoints, and UCX sockets, only to the peers it talks to ({@link #endpointCount()}).
  * <p>
  * Operations: API threads call UCX directly ({@code ucp_put_nbx}, {@code ucp_get_nbx},
  * {@code ucp_atomic_op_nbx}) and drive the worker's progress while they wait for their own request. Over
@@ -57,7 +59,15 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  */
 public final class UcxTransport implements Transport
 {
-    /** Settings of one PE's UCX transport. */
+    /**
+     * Settings of one PE's UCX transport.
+     *
+     * @param library          libucp to load.
+     * @param spinNs           how long the progress thread polls after its last work.
+     * @param handoffNs        how long after a caller's last use of the worker the progress thread takes over.
+     * @param connectTimeoutNs the deadline of a peer's wire-up at first use (SHMEM_BOOTSTRAP_TIMEOUT).
+     * @param log              where diagnostics go.
+     */
     public record Settings(String library, long spinNs, long handoffNs, long connectTimeoutNs, Consumer<String> log)
     {
     }
@@ -66,6 +76,8 @@ public final class UcxTransport implements Transport
     private static final int SIGNAL_AM = 0x6a73;
     private static final long SIGNAL_HEADER = 24;
     private static final long STAGE_CHUNK = 4L << 20;
+    /** The longest pause between two attempts to create an endpoint. */
+    private static final long MAX_RETRY_PAUSE_NS = 500_000_000L;
 
     private final Ucp u;
     private final Bootstrap bootstrap;
@@ -80,13 +92,21 @@ public final class UcxTransport implements Transport
     private final MemorySegment worker;
     private final byte[] endpoint;
     private final MemorySegment sink;
+    /**
+     * What connect learnt about each PE reached through ucx (null otherwise); its monitor guards the PE's wire-up. Written
+     * by connect, during init, which happens-before every operation of the PE's threads.
+     */
+    private final Remote[] remotes;
+    /** Each PE's wired-up endpoint and unpacked rkey, published once (release) after its wire-up completed. */
+    private final AtomicReferenceArray<Peer> peers;
+    /** Every endpoint created (written under the PE's {@link Remote} monitor; close closes them). */
     private final MemorySegment[] eps;
+    /** Every rkey unpacked (as {@link #eps}). */
     private final MemorySegment[] rkeys;
-    private final long[] remoteBase;
+    private final AtomicInteger endpointCount = new AtomicInteger();
     private final AtomicIntegerArray lost;
     private final AtomicIntegerArray reported;
     private final ThreadLocal<Scratch> scratch;
-    private int[] remotePes = new int[0];
     private volatile boolean closed;
     private volatile boolean quiescing;
 
@@ -113,6 +133,16 @@ public final class UcxTransport implements Transport
             }
             return stage.asSlice(0, size);
         }
+    }
+
+    /** A PE's entry in the allgathered endpoints: its heap's base address, its worker's address and its packed rkey. */
+    private record Remote(long base, byte[] address, byte[] rkey)
+    {
+    }
+
+    /** A wired-up peer: the endpoint, the rkey unpacked on it, the base address of its heap. */
+    private record Peer(MemorySegment ep, MemorySegment rkey, long base)
+    {
     }
 
     /** A context: UCX completes by worker and endpoint, so a context only names the transport. */
@@ -145,9 +175,10 @@ public final class UcxTransport implements Transport
         this.me = bootstrap.rank();
         this.n = bootstrap.size();
         this.prefix = ShmemException.pePrefix(me, n);
+        this.remotes = new Remote[n];
+        this.peers = new AtomicReferenceArray<>(n);
         this.eps = new MemorySegment[n];
         this.rkeys = new MemorySegment[n];
-        this.remoteBase = new long[n];
         this.lost = new AtomicIntegerArray(n);
         this.reported = new AtomicIntegerArray(n);
         try
@@ -218,67 +249,185 @@ public final class UcxTransport implements Transport
 
     // ------------------------------------------------------------------ connect
 
+    /**
+     * Records every peer's endpoint data (heap base, worker address, rkey) for the PEs the map gives this transport;
+     * creates no endpoint. A PE's endpoint is made, its rkey unpacked and its wire-up completed when this PE first
+     * addresses it ({@link #peer}): a PE holds endpoints (and UCX's sockets) only to the peers it talks to, and a job
+     * does not open N&times;(N-1) connections at once at start-up (at 512 PEs one of them failed, and UCX 1.13.1
+     * asserts when a peer fails while wire-ups to it are pending; docs/transports.md).
+     */
     @Override
     public void connect(final ReachabilityMap map, final byte[][] endpoints)
     {
-        final List<Integer> remote = new ArrayList<>();
-        try
+        for (int pe = 0; pe < n; pe++)
         {
-            final MemorySegment out = arena.allocate(8, 8);
-            for (int pe = 0; pe < n; pe++)
+            if (pe == me || map.transport(me, pe) != ReachabilityMap.UCX)
             {
-                if (pe == me || map.transport(me, pe) != ReachabilityMap.UCX)
-                {
-                    continue;
-                }
+                continue;
+            }
+            try
+            {
                 final ByteBuffer b = ByteBuffer.wrap(endpoints[pe]).order(ByteOrder.LITTLE_ENDIAN);
                 final long base = b.getLong();
                 final byte[] address = new byte[b.getInt()];
                 b.get(address);
                 final byte[] rkey = new byte[b.getInt()];
                 b.get(rkey);
-                final MemorySegment ep = arena.allocate(Ucp.EP_PARAMS_SIZE, 8);
-                ep.set(JAVA_LONG, 0, Ucp.EP_PARAM_FIELD_REMOTE_ADDRESS | Ucp.EP_PARAM_FIELD_ERR_HANDLING_MODE | Ucp.EP_PARAM_FIELD_ERR_HANDLER);
-                ep.set(ADDRESS, Ucp.EP_PARAMS_ADDRESS, arena.allocateFrom(ValueLayout.JAVA_BYTE, address));
-                ep.set(JAVA_INT, Ucp.EP_PARAMS_ERR_MODE, Ucp.ERR_HANDLING_MODE_PEER);
-                ep.set(ADDRESS, Ucp.EP_PARAMS_ERR_HANDLER, w.errorHandler());
-                ep.set(ADDRESS, Ucp.EP_PARAMS_ERR_HANDLER + 8, MemorySegment.ofAddress(pe));
-                final int status = (int)u.epCreate.invokeExact(worker, ep, out);
-                if (status != Ucp.UCS_OK)
-                {
-                    throw new ShmemInitException(prefix + "ucx: cannot create an endpoint to pe " + pe + ": " + u.status(status));
-                }
-                eps[pe] = out.get(ADDRESS, 0);
-                final int unpacked = (int)u.epRkeyUnpack.invokeExact(eps[pe], arena.allocateFrom(ValueLayout.JAVA_BYTE, rkey), out);
-                if (unpacked != Ucp.UCS_OK)
-                {
-                    throw new ShmemInitException(prefix + "ucx: cannot unpack the rkey of pe " + pe + ": " + u.status(unpacked));
-                }
-                rkeys[pe] = out.get(ADDRESS, 0);
-                remoteBase[pe] = base;
-                remote.add(pe);
+                remotes[pe] = new Remote(base, address, rkey);
+            }
+            catch (final RuntimeException ex)
+            {
+                throw new ShmemInitException(prefix + "ucx: the endpoint pe " + pe + " published is malformed (" +
+                    endpoints[pe].length + " bytes): " + ex, ex);
             }
         }
-        catch (final ShmemException ex)
+        w.callerParks(); // the progress thread serves peers from now on
+    }
+
+    /**
+     * @return how many UCX endpoints this PE has created: one per peer it has addressed through ucx (a diagnostic;
+     *         UCX's own internal endpoints, made when peers address this PE, are not counted).
+     */
+    public int endpointCount()
+    {
+        return endpointCount.get();
+    }
+
+    /**
+     * The peer's endpoint, made on first use. Thread-safe: the first thread to address {@code pe} wires it up under
+     * its {@link Remote}'s monitor (others addressing it meanwhile wait there), publishes it with a release store,
+     * and later callers read it with one acquire load.
+     */
+    private Peer peer(final int pe)
+    {
+        w.callerActive();
+        Peer p = pe >= 0 && pe < n ? peers.getAcquire(pe) : null;
+        if (p == null)
+        {
+            p = wireUp(pe);
+        }
+        if (lost.get(pe) != 0)
+        {
+            throw lostPe(pe, "its UCX endpoint failed");
+        }
+        return p;
+    }
+
+    private Peer wireUp(final int pe)
+    {
+        final Remote r = pe >= 0 && pe < n ? remotes[pe] : null;
+        if (r == null)
+        {
+            throw new IllegalArgumentException(prefix + "ucx: pe " + pe + " is not reached through ucx (job of " + n + " PEs)");
+        }
+        synchronized (r)
+        {
+            final Peer done = peers.get(pe);
+            if (done != null)
+            {
+                return done;
+            }
+            if (lost.get(pe) != 0)
+            {
+                throw lostPe(pe, "its UCX endpoint failed");
+            }
+            if (closed)
+            {
+                throw new ShmemException(prefix + "ucx: pe " + pe + " addressed after this PE's transport closed");
+            }
+            final long deadline = System.nanoTime() + settings.connectTimeoutNs();
+            // an earlier wire-up that a job failure interrupted left its endpoint (close closes it): finish that one
+            if (rkeys[pe] == null)
+            {
+                makeEndpoint(pe, r, deadline);
+            }
+            // complete the wire-up before the first operation: an unreachable peer fails here, named, within the
+            // deadline, and no operation is posted on an endpoint whose wire-up messages are still pending
+            final Scratch s = scratch.get();
+            s.param.fill((byte)0);
+            awaitUntil(call(u.epFlushNbx, eps[pe], s.param), pe, "connecting to", deadline);
+            final Peer p = new Peer(eps[pe], rkeys[pe], r.base());
+            peers.setRelease(pe, p);
+            return p;
+        }
+    }
+
+    /** Creates the endpoint to {@code pe} (unless an earlier attempt did) and unpacks its rkey. Under {@code r}'s monitor. */
+    private void makeEndpoint(final int pe, final Remote r, final long deadline)
+    {
+        try (Arena tmp = Arena.ofConfined())
+        {
+            final MemorySegment out = tmp.allocate(8, 8);
+            final MemorySegment ep = tmp.allocate(Ucp.EP_PARAMS_SIZE, 8);
+            ep.set(JAVA_LONG, 0, Ucp.EP_PARAM_FIELD_REMOTE_ADDRESS | Ucp.EP_PARAM_FIELD_ERR_HANDLING_MODE | Ucp.EP_PARAM_FIELD_ERR_HANDLER);
+            ep.set(ADDRESS, Ucp.EP_PARAMS_ADDRESS, tmp.allocateFrom(ValueLayout.JAVA_BYTE, r.address()));
+            ep.set(JAVA_INT, Ucp.EP_PARAMS_ERR_MODE, Ucp.ERR_HANDLING_MODE_PEER);
+            ep.set(ADDRESS, Ucp.EP_PARAMS_ERR_HANDLER, w.errorHandler());
+            ep.set(ADDRESS, Ucp.EP_PARAMS_ERR_HANDLER + 8, MemorySegment.ofAddress(pe));
+            if (eps[pe] == null)
+            {
+                createEndpoint(pe, ep, out, deadline);
+                eps[pe] = out.get(ADDRESS, 0);
+                endpointCount.incrementAndGet();
+            }
+            final int unpacked = (int)u.epRkeyUnpack.invokeExact(eps[pe], tmp.allocateFrom(ValueLayout.JAVA_BYTE, r.rkey()), out);
+            if (unpacked != Ucp.UCS_OK)
+            {
+                throw unreachable(pe, "cannot unpack the rkey of pe " + pe + ": " + u.status(unpacked));
+            }
+            rkeys[pe] = out.get(ADDRESS, 0);
+        }
+        catch (final RuntimeException | Error ex)
         {
             throw ex;
         }
         catch (final Throwable t)
         {
-            throw new ShmemInitException(prefix + "ucx: connect failed: " + t, t);
+            throw failed(pe, "connecting to", t);
         }
-        remotePes = remote.stream().mapToInt(Integer::intValue).toArray();
-        // wire every endpoint up now (its peer's worker answers from its progress thread), so the first
-        // operation does not pay for it and an unreachable peer fails init, not a later put
-        final long deadline = System.nanoTime() + settings.connectTimeoutNs();
-        for (final int pe : remotePes)
+    }
+
+    /**
+     * {@code ucp_ep_create}, retried with a growing pause (1 ms to {@link #MAX_RETRY_PAUSE_NS}) until the deadline while it
+     * fails and the job stands: a loaded host's neighbour table can fail a connect at once ("No route to host" while an
+     * ARP lookup failed; one of 512 &times; 511 connections did at init), which is no reason to end a job. A peer that is
+     * really gone fails at the deadline, named, or at once when the bootstrap reports the job failed.
+     */
+    private void createEndpoint(final int pe, final MemorySegment params, final MemorySegment out, final long deadline) throws Throwable
+    {
+        long pauseNs = 1_000_000L;
+        for (int attempt = 1; ; attempt++)
         {
-            final Scratch s = scratch.get();
-            s.param.fill((byte)0);
-            final MemorySegment req = call(u.epFlushNbx, eps[pe], s.param);
-            awaitUntil(req, pe, "connecting to", deadline);
+            final int status = (int)u.epCreate.invokeExact(worker, params, out);
+            if (status == Ucp.UCS_OK)
+            {
+                return;
+            }
+            final JobFailedException f = bootstrap.failure();
+            if (f != null)
+            {
+                throw new JobFailedException(prefix + "ucx: connecting to pe " + pe + " abandoned: " + f.getMessage(), f.lostPe(), f);
+            }
+            if (System.nanoTime() + pauseNs - deadline > 0)
+            {
+                throw unreachable(pe, "cannot create an endpoint to pe " + pe + ": " + u.status(status) + " (" + attempt +
+                    " attempts within " + settings.connectTimeoutNs() / 1_000_000 + " ms, SHMEM_BOOTSTRAP_TIMEOUT)");
+            }
+            if (attempt == 1)
+            {
+                settings.log().accept(prefix + "ucx: cannot create an endpoint to pe " + pe + " yet: " + u.status(status) +
+                    "; retrying until SHMEM_BOOTSTRAP_TIMEOUT");
+            }
+            LockSupport.parkNanos(pauseNs);
+            pauseNs = Math.min(pauseNs * 2, MAX_RETRY_PAUSE_NS);
         }
-        w.callerParks(); // this thread's waits are over: peers still wiring up are served by the progress thread now
+    }
+
+    /** An endpoint that cannot be made: the peer is marked lost (the job fails, naming it) and the caller gets why. */
+    private JobFailedException unreachable(final int pe, final String why)
+    {
+        markLost(pe, why);
+        return lostPe(pe, "ucx: " + why);
     }
 
     // ------------------------------------------------------------------ contexts
@@ -294,7 +443,7 @@ public final class UcxTransport implements Transport
     @Override
     public void put(final TransportContext ctx, final int pe, final long offset, final MemorySegment src, final boolean nbi)
     {
-        final MemorySegment ep = endpointOf(pe);
+        final Peer ep = peer(pe);
         final Scratch s = scratch.get();
         if (src.isNative())
         {
@@ -310,11 +459,11 @@ public final class UcxTransport implements Transport
         }
     }
 
-    private void putFrom(final Scratch s, final MemorySegment ep, final int pe, final long offset, final MemorySegment src, final boolean nbi)
+    private void putFrom(final Scratch s, final Peer ep, final int pe, final long offset, final MemorySegment src, final boolean nbi)
     {
         final MemorySegment p = s.param;
         p.set(JAVA_INT, 0, 0);
-        final MemorySegment req = rma(u.putNbx, ep, src, src.byteSize(), remoteBase[pe] + offset, rkeys[pe], p);
+        final MemorySegment req = rma(u.putNbx, ep.ep(), src, src.byteSize(), ep.base() + offset, ep.rkey(), p);
         s.dirty[pe] = true;
         complete(req, pe, "put to", nbi);
     }
@@ -322,12 +471,12 @@ public final class UcxTransport implements Transport
     @Override
     public void get(final TransportContext ctx, final int pe, final long offset, final MemorySegment dst, final boolean nbi)
     {
-        final MemorySegment ep = endpointOf(pe);
+        final Peer ep = peer(pe);
         final Scratch s = scratch.get();
         if (dst.isNative())
         {
             s.param.set(JAVA_INT, 0, 0);
-            complete(rma(u.getNbx, ep, dst, dst.byteSize(), remoteBase[pe] + offset, rkeys[pe], s.param), pe, "get from", nbi);
+            complete(rma(u.getNbx, ep.ep(), dst, dst.byteSize(), ep.base() + offset, ep.rkey(), s.param), pe, "get from", nbi);
             return;
         }
         for (long done = 0; done < dst.byteSize(); done += STAGE_CHUNK)
@@ -335,7 +484,7 @@ public final class UcxTransport implements Transport
             final long len = Math.min(STAGE_CHUNK, dst.byteSize() - done);
             final MemorySegment stage = s.stage(len);
             s.param.set(JAVA_INT, 0, 0);
-            complete(rma(u.getNbx, ep, stage, len, remoteBase[pe] + offset + done, rkeys[pe], s.param), pe, "get from", false);
+            complete(rma(u.getNbx, ep.ep(), stage, len, ep.base() + offset + done, ep.rkey(), s.param), pe, "get from", false);
             MemorySegment.copy(stage, 0, dst, done, len);
         }
     }
@@ -359,7 +508,7 @@ public final class UcxTransport implements Transport
         }
         // nothing of ours in flight to pe: one active message, applied by pe's handler with a CPU atomic
         // (UCX's software RMA over tcp costs a second message; measured in docs/transports.md)
-        final MemorySegment ep = endpointOf(pe);
+        final MemorySegment ep = peer(pe).ep();
         final MemorySegment h = s.header;
         h.set(JAVA_LONG, 0, sigOffset);
         h.set(JAVA_LONG, 8, signal);
@@ -417,11 +566,11 @@ public final class UcxTransport implements Transport
     public long amo(final TransportContext ctx, final int pe, final AtomicOp op, final int bytes, final long offset, final long value,
         final long cond)
     {
-        final MemorySegment ep = endpointOf(pe);
+        final Peer peer = peer(pe);
         final Scratch s = scratch.get();
         final MemorySegment p = s.param;
         final boolean four = bytes == 4;
-        final long remote = remoteBase[pe] + offset;
+        final long remote = peer.base() + offset;
         final int opcode = switch (op)
         {
             case FETCH, FETCH_INC, INC, FETCH_ADD, ADD -> Ucp.ATOMIC_OP_ADD;
@@ -467,7 +616,7 @@ public final class UcxTransport implements Transport
         final MemorySegment req;
         try
         {
-            req = (MemorySegment)u.atomicOpNbx.invokeExact(ep, opcode, s.operand, 1L, remote, rkeys[pe], p);
+            req = (MemorySegment)u.atomicOpNbx.invokeExact(peer.ep(), opcode, s.operand, 1L, remote, peer.rkey(), p);
         }
         catch (final Throwable t)
         {
@@ -547,9 +696,9 @@ public final class UcxTransport implements Transport
 
     private void flushWorker()
     {
-        if (remotePes.length == 0)
+        if (endpointCount.get() == 0)
         {
-            return;
+            return; // nothing was sent: this thread's operations went through an endpoint it saw counted
         }
         w.callerActive();
         final Scratch s = scratch.get();
@@ -562,12 +711,13 @@ public final class UcxTransport implements Transport
     @Override
     public void peQuiet(final TransportContext ctx, final int pe)
     {
-        if (pe >= 0 && pe < n && eps[pe] != null)
+        final Peer p = pe >= 0 && pe < n ? peers.getAcquire(pe) : null;
+        if (p != null) // no endpoint yet: nothing was sent to pe
         {
             w.callerActive();
             final Scratch s = scratch.get();
             s.param.set(JAVA_INT, 0, 0);
-            complete(call(u.epFlushNbx, eps[pe], s.param), pe, "pe_quiet of", false);
+            complete(call(u.epFlushNbx, p.ep(), s.param), pe, "pe_quiet of", false);
             s.dirty[pe] = false;
         }
     }
@@ -596,21 +746,6 @@ public final class UcxTransport implements Transport
     }
 
     // ------------------------------------------------------------------ requests
-
-    private MemorySegment endpointOf(final int pe)
-    {
-        w.callerActive();
-        final MemorySegment ep = pe >= 0 && pe < n ? eps[pe] : null;
-        if (ep == null)
-        {
-            throw new IllegalArgumentException(prefix + "ucx: pe " + pe + " is not reached through ucx (job of " + n + " PEs)");
-        }
-        if (lost.get(pe) != 0)
-        {
-            throw lostPe(pe, "its UCX endpoint failed");
-        }
-        return ep;
-    }
 
     private MemorySegment rma(final MethodHandle h, final MemorySegment ep, final MemorySegment buf, final long size, final long remote,
         final MemorySegment rkey, final MemorySegment param)
@@ -691,8 +826,9 @@ public final class UcxTransport implements Transport
                 }
                 if (deadline != Long.MAX_VALUE && System.nanoTime() > deadline)
                 {
-                    throw new ShmemInitException(prefix + "ucx: " + what + " pe " + pe + " did not complete within " +
-                        settings.connectTimeoutNs() / 1_000_000 + " ms (is UCX_TLS/UCX_NET_DEVICES the same on both hosts?)");
+                    free(req); // handed back: UCX releases it when it ends; this thread never touches it again
+                    throw unreachable(pe, what + " pe " + pe + " did not complete within " + settings.connectTimeoutNs() / 1_000_000 +
+                        " ms (SHMEM_BOOTSTRAP_TIMEOUT; is it alive and reachable, UCX_TLS/UCX_NET_DEVICES the same on both hosts?)");
                 }
                 count = idle.applyAsInt(count);
             }
@@ -811,13 +947,8 @@ public final class UcxTransport implements Transport
         closed = true;
         try
         {
-            for (int pe = 0; pe < n; pe++)
-            {
-                if (rkeys[pe] != null)
-                {
-                    u.rkeyDestroy.invokeExact(rkeys[pe]);
-                }
-            }
+            // endpoints first: a forced close completes (cancels) every request still on them, and only then may the
+            // rkeys those requests point to be destroyed
             final MemorySegment p = arena.allocate(Ucp.REQUEST_PARAM_SIZE, 8);
             p.set(JAVA_INT, 0, Ucp.OP_ATTR_FIELD_FLAGS);
             p.set(JAVA_INT, Ucp.REQUEST_PARAM_FLAGS, (int)Ucp.EP_CLOSE_FLAG_FORCE);
@@ -836,6 +967,14 @@ public final class UcxTransport implements Transport
                         u.requestFree.invokeExact(req);
                     }
                     eps[pe] = null;
+                }
+            }
+            for (int pe = 0; pe < n; pe++)
+            {
+                if (rkeys[pe] != null)
+                {
+                    u.rkeyDestroy.invokeExact(rkeys[pe]);
+                    rkeys[pe] = null;
                 }
             }
         }
