@@ -252,6 +252,33 @@ class ProxyWireUpTest
     }
 
     @Test
+    void buffersGrowForLargeFramesAndShrinkWhenIdle() throws Exception
+    {
+        run(2, 30_000_000_000L, null, pe ->
+        {
+            final int peer = 1 - pe.me();
+            final byte[] big = new byte[300_000];
+            java.util.Arrays.fill(big, (byte)(pe.me() + 1));
+            pe.transport().put(pe.ctx(), peer, 0, MemorySegment.ofArray(big), false);
+            final byte[] back = new byte[big.length];
+            pe.transport().get(pe.ctx(), peer, 0, MemorySegment.ofArray(back), false);
+            pe.sync();
+            assertEquals((byte)(peer + 1), pe.heap().get(ValueLayout.JAVA_BYTE, big.length - 1));
+            assertEquals((byte)(pe.me() + 1), back[big.length - 1]);
+            final long grown = pe.transport().bufferBytes();
+            assertTrue(grown > 4L * PeerConnection.MIN_BUFFER, "buffers after 64 KiB frames: " + grown);
+            // quiet for 2 s with nothing buffered: back to 4 KiB each
+            final long deadline = System.nanoTime() + 6_000_000_000L;
+            while (pe.transport().bufferBytes() > 4L * PeerConnection.MIN_BUFFER && System.nanoTime() < deadline)
+            {
+                Thread.sleep(50);
+            }
+            assertEquals(4L * PeerConnection.MIN_BUFFER, pe.transport().bufferBytes(), "buffers after an idle spell (grown: " + grown + ")");
+            pe.bootstrap().barrier();
+        });
+    }
+
+    @Test
     void twoPesAddressingEachOtherFirstAtTheSameMomentBothComplete() throws Exception
     {
         run(8, 30_000_000_000L, null, pe ->
