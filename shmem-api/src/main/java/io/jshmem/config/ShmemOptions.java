@@ -249,14 +249,16 @@ public final class ShmemOptions
             "work arrives; auto: 20 (each poll is a non-blocking select; the thread then yields 10 times and sleeps in the kernel).",
         t -> "auto".equalsIgnoreCase(t.strip()) ? Integer.valueOf(-1) : positiveInt(t));
 
-    /** Heartbeat interval on idle proxy connections. */
+    /** No longer used: the proxy sends no heartbeats (kept so that a job that sets it still starts). */
     public static final Option<Long> PROXY_HEARTBEAT_NS = Option.of("SHMEM_PROXY_HEARTBEAT", null, "1s",
-        "transports", "An idle proxy connection sends a heartbeat this often.", DurationParser::parseNs);
+        "transports", "No longer used: the proxy sends no heartbeats (PE liveness is the bootstrap's; see " +
+            "SHMEM_PROXY_PEER_TIMEOUT). Accepted for compatibility; setting it prints a line saying so.", DurationParser::parseNs);
 
-    /** Silence after which a peer proxy is declared lost. */
+    /** Silence, while this PE waits on a peer, after which the peer is declared lost. */
     public static final Option<Long> PROXY_PEER_TIMEOUT_NS = Option.of("SHMEM_PROXY_PEER_TIMEOUT", null, "10s",
-        "transports", "A peer whose proxy connection is silent this long (no data, no heartbeat) is declared lost and the " +
-            "job fails naming it; a closed connection fails it at once.", DurationParser::parseNs);
+        "transports", "A peer whose proxy is silent this long while this PE waits on it (requests not yet acknowledged) is " +
+            "declared lost and the job fails naming it; a closed connection or a corrupt stream fails it at once, an idle " +
+            "connection never (PE liveness is the bootstrap's).", DurationParser::parseNs);
 
     /** The libucp the UCX transport loads. */
     public static final Option<String> UCX_LIBRARY = Option.of("SHMEM_UCX_LIBRARY", null, "libucp.so.0",

@@ -4,7 +4,8 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
- * The proxy's wire format: one TCP stream per PE pair carries frames both ways, little-endian.
+ * The proxy's wire format, little-endian. Each direction of a PE pair owns a TCP stream: the requester's
+ * requests travel on the stream it dialed, and the replies and ACKs to them come back on it.
  * <pre>
  *   header (16 bytes): u8 type | u8 op | u8 size | u8 0 | i32 payload length | i64 heap offset (ACK: count)
  *   PUT         header | payload                                   applied in order
@@ -14,7 +15,7 @@ import java.nio.ByteOrder;
  *   GET_REPLY   header | i32 slot | i32 0 | payload
  *   AMO_REPLY   header | i64 old value | i32 slot | i32 0
  *   ACK         header (offset = requests applied so far, cumulative)
- *   HEARTBEAT   header
+ *   HEARTBEAT   header                                             accepted; no longer sent
  * </pre>
  * Requests (PUT, PUT_SIGNAL, GET, AMO) are applied in stream order; the target acknowledges how many it
  * has applied after each batch it reads, after the replies of that batch, so an ACK completes every

@@ -2,15 +2,14 @@ package io.jshmem.transport.proxy;
 
 import java.io.IOException;
 import java.net.ProtocolException;
-import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.util.function.IntPredicate;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -24,76 +23,200 @@ import javax.crypto.spec.SecretKeySpec;
  *   client -> server  RESPONSE  HMAC(key, "proxy-client" | nonceC | nonceS | ranks)
  *   server -> client  OK        one byte
  * </pre>
- * Every read has the handshake's one deadline, so a peer that drips bytes is dropped at it.
+ * A non-blocking state machine: the proxy agent calls {@link #step} whenever the channel is ready (or
+ * a waiting API thread polls it) and keeps the deadline itself, so a slow or silent peer, or a stranger
+ * that drips bytes, never holds up the agent's service of other peers. Each side reads exactly the
+ * handshake's bytes: the client sends no frame before it has read OK, so nothing of the stream that
+ * follows is consumed here. Version 2: a connection carries one direction's requests (the dialer's)
+ * and the replies and acknowledgements to them.
  */
 final class Handshake
 {
     static final int MAGIC = 0x4a53_4850; // "JSHP"
-    static final short VERSION = 1;
+    static final short VERSION = 2;
     private static final int NONCE = 32;
     private static final int MAC = 32;
     private static final int HELLO = 4 + 2 + 4 + NONCE;
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private Handshake()
+    private static final int CHALLENGE = 1;
+    private static final int OK = 2;
+    private static final int RESPONSE = 3;
+    private static final int DONE = 4;
+
+    private final boolean client;
+    private final byte[] key;
+    private final int myRank;
+    private final IntPredicate expected;
+    private int peerRank;
+    private final byte[] nonceC;
+    private byte[] nonceS;
+    private ByteBuffer out;
+    private ByteBuffer in;
+    private int phase;
+
+    private Handshake(final boolean client, final byte[] key, final int myRank, final int peerRank, final IntPredicate expected)
     {
+        this.client = client;
+        this.key = key;
+        this.myRank = myRank;
+        this.peerRank = peerRank;
+        this.expected = expected;
+        if (client)
+        {
+            nonceC = nonce();
+            out = buffer(HELLO).putInt(MAGIC).putShort(VERSION).putInt(myRank).put(nonceC).flip();
+            in = buffer(NONCE + MAC);
+            phase = CHALLENGE;
+        }
+        else
+        {
+            nonceC = new byte[NONCE];
+            in = buffer(HELLO);
+            phase = CHALLENGE;
+        }
     }
 
-    /** Client side: on return the server proved it is {@code serverRank} of this job and accepted us. */
-    static void client(final SocketChannel ch, final byte[] key, final int myRank, final int serverRank, final long deadlineNs)
-        throws IOException
+    /** The dialing side: done once the server proved it is {@code serverRank} of this job and accepted us. */
+    static Handshake client(final byte[] key, final int myRank, final int serverRank)
     {
-        final byte[] nonceC = nonce();
-        final ByteBuffer hello = buffer(HELLO).putInt(MAGIC).putShort(VERSION).putInt(myRank).put(nonceC).flip();
-        writeFully(ch, hello);
-        final ByteBuffer challenge = readFully(ch, NONCE + MAC, deadlineNs);
-        final byte[] nonceS = new byte[NONCE];
-        final byte[] proof = new byte[MAC];
-        challenge.get(nonceS).get(proof);
-        if (!MessageDigest.isEqual(proof, mac(key, "proxy-server", nonceC, nonceS, myRank, serverRank)))
-        {
-            throw new ProtocolException("the proxy of pe " + serverRank + " failed to prove it belongs to this job");
-        }
-        writeFully(ch, buffer(MAC).put(mac(key, "proxy-client", nonceC, nonceS, myRank, serverRank)).flip());
-        if (readFully(ch, 1, deadlineNs).get() != 1)
-        {
-            throw new ProtocolException("the proxy of pe " + serverRank + " did not accept this PE");
-        }
+        return new Handshake(true, key, myRank, serverRank, null);
     }
 
     /**
-     * Server side.
+     * The accepting side.
      *
      * @param expected which client ranks may connect (and have not yet).
-     * @return the authenticated client's rank.
      */
-    static int server(final SocketChannel ch, final byte[] key, final int myRank, final java.util.function.IntPredicate expected,
-        final long deadlineNs) throws IOException
+    static Handshake server(final byte[] key, final int myRank, final IntPredicate expected)
     {
-        final ByteBuffer hello = readFully(ch, HELLO, deadlineNs);
-        final int magic = hello.getInt();
-        final short version = hello.getShort();
-        final int clientRank = hello.getInt();
-        if (magic != MAGIC || version != VERSION)
+        return new Handshake(false, key, myRank, -1, expected);
+    }
+
+    /** @return the peer's rank (the server learns it from HELLO; -1 before). */
+    int peerRank()
+    {
+        return peerRank;
+    }
+
+    /** @return the selector interest the next step waits for. */
+    int interestOps()
+    {
+        return out != null ? SelectionKey.OP_WRITE : SelectionKey.OP_READ;
+    }
+
+    /**
+     * Moves the handshake on as far as the non-blocking channel allows.
+     *
+     * @return true when the handshake is complete and the peer authenticated.
+     * @throws IOException the connection failed or closed; {@link ProtocolException} when the peer is not
+     *                     one this PE accepts (wrong magic, version, rank or key).
+     */
+    boolean step(final SocketChannel ch) throws IOException
+    {
+        while (true)
         {
-            throw new ProtocolException(String.format("not a jshmem proxy (magic %08x version %d)", magic, version));
+            if (out != null)
+            {
+                ch.write(out);
+                if (out.hasRemaining())
+                {
+                    return false;
+                }
+                out = null;
+                if (phase == DONE)
+                {
+                    return true;
+                }
+            }
+            if (in == null)
+            {
+                return phase == DONE;
+            }
+            if (ch.read(in) < 0)
+            {
+                throw new ProtocolException("connection closed during the handshake");
+            }
+            if (in.hasRemaining())
+            {
+                return false;
+            }
+            final ByteBuffer b = in.flip();
+            in = null;
+            if (client)
+            {
+                clientRead(b);
+            }
+            else
+            {
+                serverRead(b);
+            }
+            if (phase == DONE && out == null)
+            {
+                return true;
+            }
         }
-        if (!expected.test(clientRank))
+    }
+
+    private void clientRead(final ByteBuffer b) throws ProtocolException
+    {
+        if (phase == CHALLENGE)
         {
-            throw new ProtocolException("rank " + clientRank + " is not a peer this PE expects a connection from");
+            nonceS = new byte[NONCE];
+            final byte[] proof = new byte[MAC];
+            b.get(nonceS).get(proof);
+            if (!MessageDigest.isEqual(proof, mac(key, "proxy-server", nonceC, nonceS, myRank, peerRank)))
+            {
+                throw new ProtocolException("the proxy of pe " + peerRank + " failed to prove it belongs to this job");
+            }
+            out = buffer(MAC).put(mac(key, "proxy-client", nonceC, nonceS, myRank, peerRank)).flip();
+            in = buffer(1);
+            phase = OK;
         }
-        final byte[] nonceC = new byte[NONCE];
-        hello.get(nonceC);
-        final byte[] nonceS = nonce();
-        writeFully(ch, buffer(NONCE + MAC).put(nonceS).put(mac(key, "proxy-server", nonceC, nonceS, clientRank, myRank)).flip());
-        final byte[] answer = new byte[MAC];
-        readFully(ch, MAC, deadlineNs).get(answer);
-        if (!MessageDigest.isEqual(answer, mac(key, "proxy-client", nonceC, nonceS, clientRank, myRank)))
+        else
         {
-            throw new ProtocolException("failed authentication (not this job's key)");
+            if (b.get() != 1)
+            {
+                throw new ProtocolException("the proxy of pe " + peerRank + " did not accept this PE");
+            }
+            phase = DONE;
         }
-        writeFully(ch, buffer(1).put((byte)1).flip());
-        return clientRank;
+    }
+
+    private void serverRead(final ByteBuffer b) throws ProtocolException
+    {
+        if (phase == CHALLENGE)
+        {
+            final int magic = b.getInt();
+            final short version = b.getShort();
+            final int clientRank = b.getInt();
+            if (magic != MAGIC || version != VERSION)
+            {
+                throw new ProtocolException(String.format("not a jshmem proxy of this version (magic %08x version %d, expected %08x %d)",
+                    magic, version, MAGIC, VERSION));
+            }
+            if (!expected.test(clientRank))
+            {
+                throw new ProtocolException("rank " + clientRank + " is not a peer this PE expects a connection from");
+            }
+            peerRank = clientRank;
+            b.get(nonceC);
+            nonceS = nonce();
+            out = buffer(NONCE + MAC).put(nonceS).put(mac(key, "proxy-server", nonceC, nonceS, clientRank, myRank)).flip();
+            in = buffer(MAC);
+            phase = RESPONSE;
+        }
+        else
+        {
+            final byte[] answer = new byte[MAC];
+            b.get(answer);
+            if (!MessageDigest.isEqual(answer, mac(key, "proxy-client", nonceC, nonceS, peerRank, myRank)))
+            {
+                throw new ProtocolException("failed authentication (not this job's key)");
+            }
+            out = buffer(1).put((byte)1).flip();
+            phase = DONE;
+        }
     }
 
     private static ByteBuffer buffer(final int n)
@@ -124,47 +247,5 @@ final class Handshake
         {
             throw new IllegalStateException("HmacSHA256 unavailable", ex);
         }
-    }
-
-    /** The channel is blocking: small writes complete at once (the peer's buffer is empty at handshake). */
-    private static void writeFully(final SocketChannel ch, final ByteBuffer b) throws IOException
-    {
-        while (b.hasRemaining())
-        {
-            ch.write(b);
-        }
-    }
-
-    /** Reads exactly n bytes by the deadline (the channel is switched to non-blocking for the wait). */
-    private static ByteBuffer readFully(final SocketChannel ch, final int n, final long deadlineNs) throws IOException
-    {
-        final ByteBuffer b = buffer(n);
-        ch.configureBlocking(false);
-        try (Selector sel = Selector.open())
-        {
-            ch.register(sel, SelectionKey.OP_READ);
-            while (b.hasRemaining())
-            {
-                final int r = ch.read(b);
-                if (r < 0)
-                {
-                    throw new ProtocolException("connection closed during the handshake");
-                }
-                if (r == 0)
-                {
-                    final long left = (deadlineNs - System.nanoTime()) / 1_000_000;
-                    if (left <= 0)
-                    {
-                        throw new SocketTimeoutException("handshake deadline passed");
-                    }
-                    sel.select(left);
-                }
-            }
-        }
-        finally
-        {
-            ch.configureBlocking(true);
-        }
-        return b.flip();
     }
 }

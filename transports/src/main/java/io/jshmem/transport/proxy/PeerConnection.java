@@ -1,6 +1,7 @@
 package io.jshmem.transport.proxy;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -8,61 +9,118 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 
 /**
- * The agent's state for one peer: the TCP stream, its receive and send buffers, and the requests in
- * flight (in stream order: the context each came from and the credit it holds) until the peer's ACK.
- * Agent thread only.
+ * The agent's state for one connection with a peer. Each direction owns its connection: the one this
+ * PE dialed ({@code inbound == false}) carries this PE's requests to the peer and brings back the
+ * peer's replies and ACKs, in stream order with the requests in flight (the context each came from
+ * and the credit it holds); the one the peer dialed ({@code inbound == true}) brings the peer's
+ * requests and carries the replies and ACKs back. A dialed connection exists from the first command
+ * to its peer: commands queue in its send buffer (within the peer's credit) while it connects and
+ * authenticates ({@link #handshake} non-null), and leave once it is open.
+ * <p>
+ * Buffers are sized by traffic: both start at {@link #MIN_BUFFER}, the receive buffer grows to what a
+ * frame needs (and, while reads fill it, up to {@link #RX_MAX}), the send buffer to what is queued,
+ * and both go back to {@link #MIN_BUFFER} once the connection has been idle a while. They live in
+ * arenas of their own, freed when replaced. Agent thread only (or an API thread holding the agent's lock).
  */
 final class PeerConnection
 {
-    static final int RX_BYTES = 4 * Frames.MAX_CHUNK;
+    static final int MIN_BUFFER = 4 << 10;
+    static final int RX_MAX = 4 * Frames.MAX_CHUNK;
 
     final int pe;
-    final SocketChannel channel;
+    final boolean inbound;
+    SocketChannel channel;
     SelectionKey key;
-    final ByteBuffer rx;
-    final MemorySegment rxSegment;
+    /** While this PE's dial is connecting and authenticating; null once open. */
+    Handshake handshake;
+    boolean connecting;
+    /** Where a dialed connection goes ("host:port"), for messages; and its connect deadline. */
+    String endpoint;
+    long deadlineNs;
+    /** A failed dial's next attempt, its backoff, and the last error (for the message if it never connects). */
+    long retryAtNs;
+    long retryDelayNs;
+    String lastError;
+
+    ByteBuffer rx;
+    MemorySegment rxSegment;
+    private Arena rxArena;
     ByteBuffer tx;
     MemorySegment txSegment;
+    private Arena txArena;
 
-    /** Requests sent, and acknowledged by the peer. */
+    /** Requests sent, and acknowledged by the peer (dialed connections). */
     long sent;
     long acked;
-    /** Requests of the peer's applied here, and the count last acknowledged to it. */
+    /** Requests of the peer's applied here, and the count last acknowledged to it (accepted connections). */
     long applied;
     long ackSent;
     /** Credit in use: request bytes plus the reply bytes they ask for. */
     long inflight;
 
-    private int[] fifoCtx = new int[1024];
-    private int[] fifoCost = new int[1024];
+    private int[] fifoCtx = new int[64];
+    private int[] fifoCost = new int[64];
     private int fifoHead;
     private int fifoSize;
 
+    /** Last bytes from the peer, or the start of a wait on it (the silence a waiting PE measures). */
     long lastReceivedNs;
-    long lastSentNs;
+    /** Last bytes either way (buffers shrink after a quiet spell). */
+    long lastActiveNs;
     boolean dead;
 
-    PeerConnection(final int pe, final SocketChannel channel, final long nowNs)
+    PeerConnection(final int pe, final boolean inbound, final long nowNs)
     {
         this.pe = pe;
-        this.channel = channel;
-        this.rx = ByteBuffer.allocateDirect(RX_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        this.rxSegment = MemorySegment.ofBuffer(rx);
-        allocateTx(2 * Frames.MAX_CHUNK);
+        this.inbound = inbound;
         this.lastReceivedNs = nowNs;
-        this.lastSentNs = nowNs;
+        this.lastActiveNs = nowNs;
+        allocateRx(MIN_BUFFER);
+        allocateTx(MIN_BUFFER);
+    }
+
+    /** @return whether the connection is open (authenticated; frames flow). */
+    boolean open()
+    {
+        return !connecting && !dead;
+    }
+
+    /** @return whether this PE waits on the peer here: requests sent or queued and not yet acknowledged. */
+    boolean owed()
+    {
+        return fifoSize > 0;
+    }
+
+    private void allocateRx(final int capacity)
+    {
+        final Arena arena = Arena.ofShared();
+        final MemorySegment seg = arena.allocate(capacity, 64);
+        final ByteBuffer next = seg.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        if (rx != null)
+        {
+            MemorySegment.copy(rxSegment, 0, seg, 0, rx.position());
+            next.position(rx.position());
+            rxArena.close();
+        }
+        rx = next;
+        rxSegment = seg;
+        rxArena = arena;
     }
 
     private void allocateTx(final int capacity)
     {
-        final ByteBuffer next = ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN);
+        final Arena arena = Arena.ofShared();
+        final MemorySegment seg = arena.allocate(capacity, 64);
+        final ByteBuffer next = seg.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
         if (tx != null)
         {
-            tx.flip();
-            next.put(tx);
+            MemorySegment.copy(txSegment, 0, seg, 0, tx.position());
+            next.position(tx.position());
+            txArena.close();
         }
         tx = next;
-        txSegment = MemorySegment.ofBuffer(next.duplicate().clear());
+        txSegment = seg;
+        txArena = arena;
     }
 
     /** Makes room for {@code bytes} more in the send buffer (replies must never wait: the buffer grows). */
@@ -70,8 +128,55 @@ final class PeerConnection
     {
         if (tx.remaining() < bytes)
         {
-            allocateTx(Math.max(tx.capacity() * 2, tx.position() + bytes));
+            allocateTx(Integer.highestOneBit(Math.max(tx.capacity() * 2, tx.position() + bytes) - 1) << 1);
         }
+    }
+
+    /**
+     * After a parse left {@code partial} bytes of an incomplete frame that needs {@code frameBytes} in
+     * all, or after a read that filled the buffer: grows the receive buffer so the frame fits, or to
+     * read more per call while the stream is busy.
+     */
+    void growRx(final int frameBytes, final boolean filled)
+    {
+        int want = rx.capacity();
+        if (frameBytes > want)
+        {
+            want = Integer.highestOneBit(frameBytes - 1) << 1;
+        }
+        if (filled && want < RX_MAX)
+        {
+            want = Math.min(RX_MAX, want * 2);
+        }
+        if (want > rx.capacity())
+        {
+            allocateRx(want);
+        }
+    }
+
+    /** Returns both buffers to {@link #MIN_BUFFER} when they are empty and larger; @return whether either is still larger. */
+    boolean shrinkIfIdle(final long nowNs, final long idleNs)
+    {
+        final boolean grown = rx.capacity() > MIN_BUFFER || tx.capacity() > MIN_BUFFER;
+        if (!grown || nowNs - lastActiveNs < idleNs || rx.position() != 0 || tx.position() != 0)
+        {
+            return grown;
+        }
+        if (rx.capacity() > MIN_BUFFER)
+        {
+            allocateRx(MIN_BUFFER);
+        }
+        if (tx.capacity() > MIN_BUFFER)
+        {
+            allocateTx(MIN_BUFFER);
+        }
+        return false;
+    }
+
+    /** @return the bytes of the two buffers. */
+    long bufferBytes()
+    {
+        return (long)rx.capacity() + tx.capacity();
     }
 
     /** @return bytes queued but not yet written to the socket. */
@@ -96,7 +201,7 @@ final class PeerConnection
         tx.compact();
         if (n > 0)
         {
-            lastSentNs = nowNs;
+            lastActiveNs = nowNs;
         }
         final boolean more = tx.position() > 0;
         final int ops = key.interestOps();
@@ -108,8 +213,12 @@ final class PeerConnection
         return n;
     }
 
-    void pushRequest(final int ctx, final int cost)
+    void pushRequest(final int ctx, final int cost, final long nowNs)
     {
+        if (fifoSize == 0)
+        {
+            lastReceivedNs = Math.max(lastReceivedNs, nowNs); // a wait on the peer starts: its silence counts from here
+        }
         if (fifoSize == fifoCtx.length)
         {
             final int[] c = new int[fifoSize * 2];
@@ -140,5 +249,32 @@ final class PeerConnection
         fifoSize--;
         acked++;
         return ctx;
+    }
+
+    /** Closes the socket (idempotent); the buffers stay until {@link #free()}. */
+    void closeChannel()
+    {
+        if (key != null)
+        {
+            key.cancel();
+        }
+        if (channel != null)
+        {
+            try
+            {
+                channel.close();
+            }
+            catch (final IOException ignore)
+            {
+                // closing a broken connection
+            }
+        }
+    }
+
+    /** Frees the buffers; only when no thread can use them again (the agent has stopped). */
+    void free()
+    {
+        rxArena.close();
+        txArena.close();
     }
 }

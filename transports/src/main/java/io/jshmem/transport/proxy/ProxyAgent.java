@@ -12,27 +12,37 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
 import java.util.Iterator;
 
 /**
  * The proxy thread of one PE (an Agrona {@link Agent} run by an {@code AgentRunner}): drains the
- * command ring into the peers' send buffers (within each peer's credit), writes them with
- * non-blocking TCP, reads every peer's stream and applies its requests to this PE's heap (puts, CPU
- * atomics, signals: the same var-handle atomics as the p2p path), answers gets and fetching atomics,
- * acknowledges applied requests, completes this PE's own requests on the peers' ACKs, and keeps
- * heartbeats. It never blocks on a peer: a full socket leaves bytes in the send buffer and the agent
- * goes on reading, so two proxies sending to each other cannot deadlock.
+ * command ring into the send buffers of the connections this PE dialed (within each peer's credit),
+ * dialing a peer when its first command arrives, and accepts the peers that dial it ({@link Connector});
+ * writes with non-blocking TCP, reads every connection and applies the peers' requests to this PE's heap
+ * (puts, CPU atomics, signals: the same var-handle atomics as the p2p path), answers gets and fetching
+ * atomics and acknowledges applied requests on the connection they came in on, and completes this PE's
+ * own requests on the peers' ACKs. It never blocks on a peer: a full socket leaves bytes in the send
+ * buffer and the agent goes on reading, so two proxies sending to each other cannot deadlock; a dial
+ * and a handshake are state machines in the same selector.
+ * <p>
+ * Liveness is the bootstrap's; here a connection closed or reset, or a corrupt stream, loses its peer at
+ * once, and silence only while this PE waits on the peer (requests unacknowledged) for longer than
+ * {@code SHMEM_PROXY_PEER_TIMEOUT}. No heartbeats: an idle connection costs nothing.
  * <p>
  * Idle: {@link Idle} spins, then yields, then sleeps in {@link Selector#select(long)} until a peer's
- * bytes arrive, an API thread posts a command (which wakes it), or a heartbeat is due.
+ * bytes arrive, an API thread posts a command (which wakes it), or the timer is due: every eighth of
+ * the peer timeout (1-250 ms) while something is owed or being connected, else once a second.
  */
 final class ProxyAgent implements Agent
 {
     private static final int RING_BATCH = 256;
     private static final int READS_PER_PEER = 8;
-    /** The timer tick's bounds: a quarter of the heartbeat interval, within [1 ms, 250 ms]. */
     private static final long MIN_TIMER_NS = 1_000_000L;
     private static final long MAX_TIMER_NS = 250_000_000L;
+    private static final long IDLE_TIMER_NS = 1_000_000_000L;
+    /** Buffers of a connection quiet this long go back to their minimum. */
+    private static final long SHRINK_AFTER_NS = 2_000_000_000L;
 
     private final ProxyTransport transport;
     private final CommandRing ring;
@@ -40,23 +50,26 @@ final class ProxyAgent implements Agent
     private final MemorySegment heap;
     private final long heapSize;
     private final Selector selector;
-    private final PeerConnection[] peers;
-    private final PeerConnection[] connected;
+    private final Connector connector;
+    /** Open connections, both directions (copy-on-write: they change only when one opens or is lost). */
+    private PeerConnection[] live = new PeerConnection[0];
     private final long window;
-    private final long heartbeatNs;
     private final long peerTimeoutNs;
-    /** Heartbeats and peer timeouts are checked once per tick; an idle PE wakes only for it. */
-    private final long timerNs;
+    /** The timer tick while this PE waits on peers or connects; an idle PE wakes once a second. */
+    private final long busyTimerNs;
     private final CommandRing.Handler onCommand = this::onCommand;
     volatile boolean sleeping;
     /** Held for a duty cycle, by the proxy thread or by an API thread progressing while it waits. */
     private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+    private volatile Thread agentThread;
     private boolean stopped;
     private long now = System.nanoTime();
     private long nextTimer;
+    private boolean timerBusy;
 
     ProxyAgent(final ProxyTransport transport, final CommandRing ring, final Completions completions, final MemorySegment heap,
-        final Selector selector, final PeerConnection[] peers, final long window, final long heartbeatNs, final long peerTimeoutNs)
+        final Selector selector, final ServerSocketChannel listener, final byte[] key, final int me, final int n, final long window,
+        final long peerTimeoutNs, final long connectTimeoutNs) throws IOException
     {
         this.transport = transport;
         this.ring = ring;
@@ -64,19 +77,28 @@ final class ProxyAgent implements Agent
         this.heap = heap;
         this.heapSize = heap.byteSize();
         this.selector = selector;
-        this.peers = peers;
-        this.connected = java.util.Arrays.stream(peers).filter(java.util.Objects::nonNull).toArray(PeerConnection[]::new);
         this.window = window;
-        this.heartbeatNs = heartbeatNs;
         this.peerTimeoutNs = peerTimeoutNs;
-        this.timerNs = Math.clamp(heartbeatNs / 4, MIN_TIMER_NS, MAX_TIMER_NS);
-        this.nextTimer = now + timerNs;
+        this.busyTimerNs = Math.clamp(peerTimeoutNs / 8, MIN_TIMER_NS, MAX_TIMER_NS);
+        this.nextTimer = now + IDLE_TIMER_NS;
+        this.connector = new Connector(transport, this, selector, listener, key, me, n, connectTimeoutNs);
     }
 
     @Override
     public String roleName()
     {
         return "jshmem-proxy-pe" + transport.myPe();
+    }
+
+    @Override
+    public void onStart()
+    {
+        agentThread = Thread.currentThread();
+    }
+
+    boolean onAgentThread()
+    {
+        return Thread.currentThread() == agentThread;
     }
 
     @Override
@@ -109,7 +131,7 @@ final class ProxyAgent implements Agent
      * wait on a word peers write): its commands leave without waking the proxy thread, and replies and
      * peers' requests are read and applied as they arrive, without the proxy thread's wake-up from the
      * kernel. Reads go straight to the sockets (the selector belongs to the proxy thread, which may be
-     * asleep in it). Does nothing when another thread is progressing.
+     * asleep in it), and dials under way are polled. Does nothing when another thread is progressing.
      *
      * @return the work done.
      */
@@ -127,13 +149,14 @@ final class ProxyAgent implements Agent
             }
             now = System.nanoTime();
             int work = sendAndFlush();
-            for (final PeerConnection c : connected)
+            for (final PeerConnection c : live)
             {
                 if (!c.dead)
                 {
                     work += receive(c);
                 }
             }
+            work += connector.pollDials(now);
             if (now - nextTimer >= 0)
             {
                 timers();
@@ -149,7 +172,7 @@ final class ProxyAgent implements Agent
     private int sendAndFlush()
     {
         int work = ring.read(onCommand, RING_BATCH);
-        for (final PeerConnection c : connected)
+        for (final PeerConnection c : live)
         {
             if (!c.dead && c.unsent() > 0)
             {
@@ -180,9 +203,23 @@ final class ProxyAgent implements Agent
         {
             final SelectionKey key = it.next();
             it.remove();
-            final PeerConnection c = (PeerConnection)key.attachment();
-            if (c.dead || !key.isValid())
+            if (!key.isValid())
             {
+                continue;
+            }
+            if (!(key.attachment() instanceof PeerConnection c))
+            {
+                connector.onKey(key, now); // the listener, or an accepted connection in its handshake
+                work++;
+                continue;
+            }
+            if (c.dead)
+            {
+                continue;
+            }
+            if (c.connecting)
+            {
+                work += connector.stepDial(c, now);
                 continue;
             }
             if (key.isReadable())
@@ -197,6 +234,77 @@ final class ProxyAgent implements Agent
         return work;
     }
 
+    // ------------------------------------------------------------------ connections
+
+    /** Connector: a connection finished its handshake (either direction); frames may flow. */
+    void opened(final PeerConnection c)
+    {
+        c.lastReceivedNs = now; // a wait on the peer counts its silence from here
+        c.lastActiveNs = now;
+        final PeerConnection[] next = java.util.Arrays.copyOf(live, live.length + 1);
+        next[live.length] = c;
+        live = next;
+        c.key.interestOps(SelectionKey.OP_READ | (c.unsent() > 0 ? SelectionKey.OP_WRITE : 0));
+        if (c.unsent() > 0)
+        {
+            flush(c); // the commands queued while it connected
+        }
+    }
+
+    /** The timer is needed soon: something is owed or being connected. */
+    void armTimer()
+    {
+        if (!timerBusy)
+        {
+            timerBusy = true;
+            nextTimer = Math.min(nextTimer, now + busyTimerNs);
+        }
+    }
+
+    /** @return the peers this PE dialed whose connection is open (diagnostics; any thread). */
+    int[] connectedPeers()
+    {
+        return peersOf(connector.dialedConnections());
+    }
+
+    /** @return the peers whose dialed connection this PE accepted (diagnostics; any thread). */
+    int[] acceptedPeers()
+    {
+        return peersOf(connector.acceptedConnections());
+    }
+
+    /** @return bytes of the connections' receive and send buffers (diagnostics; any thread). */
+    long bufferBytes()
+    {
+        lock.lock();
+        try
+        {
+            long sum = 0;
+            for (final PeerConnection c : live)
+            {
+                sum += c.bufferBytes();
+            }
+            return sum;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    private int[] peersOf(final PeerConnection[] cs)
+    {
+        lock.lock();
+        try
+        {
+            return java.util.stream.IntStream.range(0, cs.length).filter(pe -> cs[pe] != null && cs[pe].open()).toArray();
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
     // ------------------------------------------------------------------ sending
 
     private boolean onCommand(final int type, final MemorySegment buf, final long body, final int length)
@@ -205,18 +313,18 @@ final class ProxyAgent implements Agent
         final int ctx = buf.get(Frames.I32, body + 4);
         final long frame = body + Frames.LOCAL;
         final int frameBytes = length - Frames.LOCAL;
-        final PeerConnection c = peers[pe];
+        final PeerConnection c = connector.dialed(pe, now);
         if (c.dead)
         {
-            // the job has failed (lost(c) reported it): drop the command; its waiter sees the failure
+            // the job has failed (a lost peer or a failed dial reported it): drop the command; its waiter sees the failure
             return true;
         }
         final int cost = frameBytes + replyBytes(buf, frame);
         if (c.inflight > 0 && c.inflight + cost > window)
         {
-            return false; // flow control: wait for the peer's ACKs
+            return false; // flow control: wait for the peer's ACKs (while connecting: up to a window is queued)
         }
-        if (c.unsent() > 2 * Frames.MAX_CHUNK && flush(c) >= 0 && c.unsent() > 2 * Frames.MAX_CHUNK)
+        if (!c.connecting && c.unsent() > 2 * Frames.MAX_CHUNK && flush(c) >= 0 && c.unsent() > 2 * Frames.MAX_CHUNK)
         {
             return false; // the socket is full: keep the command in the ring until it drains
         }
@@ -224,7 +332,8 @@ final class ProxyAgent implements Agent
         final int at = c.tx.position();
         MemorySegment.copy(buf, frame, c.txSegment, at, frameBytes);
         c.tx.position(at + frameBytes);
-        c.pushRequest(ctx, cost);
+        c.pushRequest(ctx, cost, now);
+        armTimer();
         return true;
     }
 
@@ -248,6 +357,7 @@ final class ProxyAgent implements Agent
         {
             for (int i = 0; i < READS_PER_PEER; i++)
             {
+                final int room = c.rx.remaining();
                 final int n = c.channel.read(c.rx);
                 if (n < 0)
                 {
@@ -260,7 +370,8 @@ final class ProxyAgent implements Agent
                 }
                 work++;
                 c.lastReceivedNs = now;
-                parse(c);
+                c.lastActiveNs = now;
+                parse(c, n == room);
                 if (c.dead)
                 {
                     return work;
@@ -285,7 +396,7 @@ final class ProxyAgent implements Agent
         return work;
     }
 
-    private void parse(final PeerConnection c)
+    private void parse(final PeerConnection c, final boolean filled)
     {
         final MemorySegment s = c.rxSegment;
         final int end = c.rx.position();
@@ -298,6 +409,12 @@ final class ProxyAgent implements Agent
             if (fixed < 0 || payload < 0 || payload > Frames.MAX_CHUNK || payload > 0 && !Frames.hasPayload(type))
             {
                 corrupt(c, "frame " + Frames.name(type) + " with payload " + payload);
+                return;
+            }
+            if (type != Frames.HEARTBEAT && Frames.isRequest(type) != c.inbound)
+            {
+                corrupt(c, "frame " + Frames.name(type) + (c.inbound ? " on the connection the peer dialed, which carries its requests only" :
+                    " on the connection this PE dialed, which carries replies and ACKs only"));
                 return;
             }
             if (end - pos < fixed + payload)
@@ -313,6 +430,13 @@ final class ProxyAgent implements Agent
         c.rx.limit(end);
         c.rx.position(pos);
         c.rx.compact(); // the bytes of an incomplete frame move to the front; reading continues after them
+        final int left = end - pos;
+        final int frame = left >= Frames.HEADER ? Frames.fixed(s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0)) +
+            s.get(Frames.I32, 4) : 0;
+        if (frame > c.rx.capacity() || filled)
+        {
+            c.growRx(frame, filled); // the incomplete frame fits; a busy stream reads more per call
+        }
     }
 
     private boolean inHeap(final long offset, final long bytes)
@@ -463,7 +587,7 @@ final class ProxyAgent implements Agent
     private String state(final PeerConnection c)
     {
         return "requests sent " + c.sent + ", acknowledged " + c.acked + ", in flight " + c.inflight + " bytes, unsent " + c.unsent() +
-            " bytes; its requests applied " + c.applied + "; commands waiting here: " + !ring.isEmpty();
+            " bytes; commands waiting here: " + !ring.isEmpty();
     }
 
     private boolean corrupt(final PeerConnection c, final String what)
@@ -479,40 +603,36 @@ final class ProxyAgent implements Agent
             return;
         }
         c.dead = true;
-        try
-        {
-            c.key.cancel();
-            c.channel.close();
-        }
-        catch (final IOException ignore)
-        {
-            // closing a broken connection
-        }
+        c.closeChannel();
+        final PeerConnection[] cur = live;
+        live = java.util.Arrays.stream(cur).filter(x -> x != c).toArray(PeerConnection[]::new);
         transport.peerLost(c.pe, why, cause);
     }
 
     private void timers()
     {
-        nextTimer = now + timerNs;
-        for (final PeerConnection c : connected)
+        boolean busy = connector.busy();
+        connector.timers(now);
+        for (final PeerConnection c : live)
         {
             if (c.dead)
             {
                 continue;
             }
-            if (now - c.lastReceivedNs > peerTimeoutNs)
+            if (!c.inbound && c.owed())
             {
-                lost(c, "silent for " + (now - c.lastReceivedNs) / 1_000_000 + " ms (no data, no heartbeat; SHMEM_PROXY_PEER_TIMEOUT); " +
-                    state(c), null);
-                continue;
+                if (now - c.lastReceivedNs > peerTimeoutNs)
+                {
+                    lost(c, "silent for " + (now - c.lastReceivedNs) / 1_000_000 + " ms while this PE waited on it " +
+                        "(SHMEM_PROXY_PEER_TIMEOUT); " + state(c), null);
+                    continue;
+                }
+                busy = true;
             }
-            if (now - c.lastSentNs > heartbeatNs && c.unsent() == 0)
-            {
-                c.ensureTx(Frames.HEADER);
-                header(c, Frames.HEARTBEAT, 0, 0, 0, 0);
-                flush(c);
-            }
+            busy |= c.shrinkIfIdle(now, SHRINK_AFTER_NS);
         }
+        timerBusy = busy || connector.busy();
+        nextTimer = now + (timerBusy ? busyTimerNs : IDLE_TIMER_NS);
     }
 
     /** Sleeps in the selector until a peer's bytes, a wake-up or the next timer. */
@@ -547,18 +667,15 @@ final class ProxyAgent implements Agent
     public void onClose()
     {
         lock.lock(); // no API thread is in a duty cycle while the sockets close, and none starts after
-        stopped = true;
-        lock.unlock();
-        for (final PeerConnection c : connected)
+        try
         {
-            try
-            {
-                c.channel.close();
-            }
-            catch (final IOException ignore)
-            {
-                // teardown
-            }
+            stopped = true;
+            live = new PeerConnection[0];
+            connector.close();
+        }
+        finally
+        {
+            lock.unlock();
         }
         try
         {
@@ -573,7 +690,7 @@ final class ProxyAgent implements Agent
     /**
      * Spin ({@code spins} polls, each one {@link #doWork} with a non-blocking select), then
      * {@code yields} polls with {@link Thread#yield()}, then sleep in the selector. A PE with nothing in
-     * flight uses no CPU but its timers (a heartbeat per second per peer).
+     * flight uses no CPU but one timer wake-up a second.
      */
     static final class Idle implements IdleStrategy
     {

@@ -34,6 +34,11 @@ public final class ProxyProvider implements TransportProvider
     @Override
     public Transport create(final TransportSetup setup)
     {
+        if (setup.config().isSet(ShmemOptions.PROXY_HEARTBEAT_NS) && setup.bootstrap().rank() == 0)
+        {
+            setup.log().accept(setup.prefix() + "proxy: SHMEM_PROXY_HEARTBEAT is no longer used: the proxy sends no heartbeats (the " +
+                "bootstrap watches PE liveness; see SHMEM_PROXY_PEER_TIMEOUT)");
+        }
         return new ProxyTransport(setup.bootstrap(), setup.heap().dataSegment(), settings(setup.config(), setup.log()), setup.idle());
     }
 
@@ -43,7 +48,7 @@ public final class ProxyProvider implements TransportProvider
         final int configured = config.get(ShmemOptions.PROXY_SPINS);
         final int spins = configured >= 0 ? configured : 20;
         return new ProxyTransport.Settings(config.get(ShmemOptions.PROXY_RING_SIZE), config.get(ShmemOptions.PROXY_WINDOW), spins,
-            10, config.get(ShmemOptions.PROXY_HEARTBEAT_NS), config.get(ShmemOptions.PROXY_PEER_TIMEOUT_NS),
+            10, config.get(ShmemOptions.PROXY_PEER_TIMEOUT_NS),
             config.get(ShmemOptions.BOOTSTRAP_TIMEOUT_NS), log);
     }
 }

@@ -18,8 +18,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
-import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -35,30 +33,36 @@ import java.util.function.IntUnaryOperator;
 /**
  * The IBRC-style CPU proxy transport: API threads write fixed-layout commands (target, context, and
  * the wire frame with its data) into an off-heap many-to-one {@link CommandRing}; one {@link ProxyAgent}
- * thread per PE drains it in batches onto one TCP connection per peer and serves the peers' requests
- * on this PE's heap, so a PE that computes and never calls jshmem still serves remote operations.
+ * thread per PE drains it in batches onto TCP connections to the peers' proxies and serves the peers'
+ * requests on this PE's heap, so a PE that computes and never calls jshmem still serves remote operations.
+ * <p>
+ * Wire-up on first use ({@link Connector}): {@link #connect} only starts the agent; the first command to a
+ * peer dials it (commands queue meanwhile), and the listener accepts this job's peers (authenticated with
+ * {@link Handshake}; strangers are dropped) for the job's life. Each direction owns its connection:
+ * requests travel on the one the requester dialed, and replies and ACKs come back on it, so two PEs that
+ * address each other for the first time at once simply make two connections. A PE's connections, buffers
+ * (sized by traffic) and threads (one) so grow with the peers it talks to, not with the job.
  * <p>
  * Completion: each context counts, per target, the requests it issued and the ones the target
  * acknowledged as applied; quiet waits until they meet. One ordered stream per target makes fence
  * free. Blocking gets and fetching atomics wait on a {@link Completions} slot the agent fills from the
  * reply. Flow control: at most {@code SHMEM_PROXY_WINDOW} bytes of requests and of the replies they
- * ask for are in flight to a peer. Failure: a closed or silent connection, or a corrupt stream, fails
- * the job through the bootstrap naming the lost PE; every wait on the proxy then throws.
- * <p>
- * Connections are made in {@link #connect}: each PE connects to the higher-ranked peers the map gives
- * the proxy and accepts the lower ones on its listener (authenticated with {@link Handshake}; strangers
- * are dropped); the listener is closed when every expected peer has connected.
+ * ask for are in flight to a peer. Failure: a closed connection or a corrupt stream, a peer silent while
+ * this PE waits on it, or a dial that fails, fails the job through the bootstrap naming the PE; every
+ * wait on the proxy then throws.
  */
 public final class ProxyTransport implements Transport
 {
     /** Settings of the proxy, from the job's options. */
-    public record Settings(long ringBytes, long window, int spins, int yields, long heartbeatNs, long peerTimeoutNs, long connectTimeoutNs,
+    public record Settings(long ringBytes, long window, int spins, int yields, long peerTimeoutNs, long connectTimeoutNs,
         Consumer<String> log)
     {
     }
 
     private static final int KIND_COMMAND = 1;
     private static final int MAX_CONTEXTS = 1 << 16;
+    /** Connections the kernel queues until the agent accepts them: many peers may first address this PE at once. */
+    private static final int BACKLOG = 1024;
 
     private final Bootstrap bootstrap;
     private final MemorySegment heap;
@@ -72,6 +76,8 @@ public final class ProxyTransport implements Transport
     private final Completions completions = new Completions(4096);
     private final PeerConnection[] peers;
     private final boolean[] reached;
+    private final boolean[] accepts;
+    private byte[][] endpoints;
     private int[] remotePes = new int[0];
     private volatile ProxyContext[] contexts = new ProxyContext[16];
     private final Object contextLock = new Object();
@@ -100,6 +106,7 @@ public final class ProxyTransport implements Transport
         this.prefix = ShmemException.pePrefix(me, n);
         this.peers = new PeerConnection[n];
         this.reached = new boolean[n];
+        this.accepts = new boolean[n];
         this.ring = new CommandRing(Long.highestOneBit(Math.max(1 << 16, settings.ringBytes())));
         if (settings.window() < 2L * (Frames.MAX_CHUNK + 64))
         {
@@ -109,7 +116,7 @@ public final class ProxyTransport implements Transport
         try
         {
             listener = ServerSocketChannel.open();
-            listener.bind(new InetSocketAddress(bootstrap.address(), 0), 128);
+            listener.bind(new InetSocketAddress(bootstrap.address(), 0), BACKLOG);
         }
         catch (final IOException ex)
         {
@@ -166,6 +173,10 @@ public final class ProxyTransport implements Transport
 
     // ------------------------------------------------------------------ connect
 
+    /**
+     * Starts the proxy thread; makes no connection. A peer's connection is dialed when this PE first
+     * addresses it, and peers that address this PE are accepted on the listener for the job's life.
+     */
     @Override
     public void connect(final ReachabilityMap map, final byte[][] endpoints)
     {
@@ -177,139 +188,85 @@ public final class ProxyTransport implements Transport
                 remote.add(pe);
                 reached[pe] = true;
             }
+            // a peer that reaches this PE through the proxy dials it: accept it too
+            accepts[pe] = pe != me && map.transport(pe, me) == ReachabilityMap.PROXY;
         }
         remotePes = remote.stream().mapToInt(Integer::intValue).toArray();
-        final byte[] key = bootstrap.deriveKey("proxy");
-        final long deadline = System.nanoTime() + settings.connectTimeoutNs();
-        final SocketChannel[] channels = new SocketChannel[n];
-        final int lower = (int)remote.stream().filter(pe -> pe < me).count();
-        final Throwable[] acceptFailure = new Throwable[1];
-        final Thread acceptor = Thread.ofPlatform().daemon().name("jshmem-proxy-accept-pe" + me).start(() ->
-        {
-            try
-            {
-                accept(channels, lower, key, deadline);
-            }
-            catch (final Throwable t)
-            {
-                acceptFailure[0] = t;
-            }
-        });
+        this.endpoints = endpoints.clone();
         try
         {
-            for (final int pe : remotePes)
-            {
-                if (pe > me)
-                {
-                    channels[pe] = dial(pe, new String(endpoints[pe], StandardCharsets.US_ASCII), key, deadline);
-                }
-            }
-            acceptor.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000 + 1000));
-            if (acceptor.isAlive() || acceptFailure[0] != null)
-            {
-                throw new ShmemInitException(prefix + "proxy: lower-ranked peers did not all connect" +
-                    (acceptFailure[0] != null ? ": " + acceptFailure[0].getMessage() : " in time"), acceptFailure[0]);
-            }
-            closeQuietly(listener);
-            start(channels);
+            final Selector selector = Selector.open();
+            agent = new ProxyAgent(this, ring, completions, heap, selector, listener, bootstrap.deriveKey("proxy"), me, n,
+                settings.window(), settings.peerTimeoutNs(), settings.connectTimeoutNs());
+            runner = new AgentRunner(new ProxyAgent.Idle(agent, settings.spins(), settings.yields()), this::agentError, null, agent);
+            AgentRunner.startOnThread(runner, r -> Thread.ofPlatform().daemon().name(agent.roleName()).unstarted(r));
         }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            throw new ShmemInitException(prefix + "proxy: interrupted while connecting", ex);
-        }
-        catch (final RuntimeException ex)
+        catch (final IOException ex)
         {
             closeQuietly(listener);
-            for (final SocketChannel ch : channels)
-            {
-                closeQuietly(ch);
-            }
-            throw ex;
+            throw new ShmemInitException(prefix + "proxy: cannot start: " + ex, ex);
         }
     }
 
-    private SocketChannel dial(final int pe, final String endpoint, final byte[] key, final long deadline)
+    /** @return the published endpoint of {@code pe} ("host:port"), for dials and messages. */
+    String endpointOf(final int pe)
     {
+        final byte[] ep = endpoints == null ? null : endpoints[pe];
+        return ep == null ? "(no endpoint)" : new String(ep, StandardCharsets.US_ASCII);
+    }
+
+    /** @return where {@code pe}'s proxy listens; IllegalArgumentException naming the problem when it published none. */
+    InetSocketAddress addressOf(final int pe) throws java.net.UnknownHostException
+    {
+        final String endpoint = endpointOf(pe);
         final int colon = endpoint.lastIndexOf(':');
         if (colon < 0)
         {
-            throw new ShmemInitException(prefix + "proxy: pe " + pe + " published no proxy endpoint (is SHMEM_TRANSPORT the same on every PE?)");
+            throw new IllegalArgumentException("pe " + pe + " published no proxy endpoint (is SHMEM_TRANSPORT the same on every PE?)");
         }
         final String host = endpoint.substring(0, colon).replace("[", "").replace("]", "");
-        final int port = Integer.parseInt(endpoint.substring(colon + 1));
-        IOException last = null;
-        while (System.nanoTime() < deadline)
-        {
-            SocketChannel ch = null;
-            try
-            {
-                ch = SocketChannel.open();
-                ch.socket().connect(new InetSocketAddress(InetAddress.getByName(host), port),
-                    (int)Math.max(1, Math.min(10_000, (deadline - System.nanoTime()) / 1_000_000)));
-                Handshake.client(ch, key, me, pe, Math.min(deadline, System.nanoTime() + 30_000_000_000L));
-                return ch;
-            }
-            catch (final IOException ex)
-            {
-                closeQuietly(ch);
-                last = ex;
-                if (ex instanceof java.net.ProtocolException)
-                {
-                    break;
-                }
-                try
-                {
-                    Thread.sleep(20);
-                }
-                catch (final InterruptedException ie)
-                {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
-        }
-        throw new ShmemInitException(prefix + "proxy: cannot connect to pe " + pe + " at " + endpoint + ": " + last, last);
+        return new InetSocketAddress(InetAddress.getByName(host), Integer.parseInt(endpoint.substring(colon + 1)));
     }
 
-    private void accept(final SocketChannel[] channels, final int expected, final byte[] key, final long deadline) throws IOException
+    /** @return whether {@code pe} may dial this PE's proxy (the map gives the pair to the proxy). */
+    boolean reaches(final int pe)
     {
-        int accepted = 0;
-        listener.configureBlocking(false);
-        try (Selector sel = Selector.open())
+        return accepts[pe] || reached[pe];
+    }
+
+    /**
+     * Socket buffers: the kernel's defaults with autotuning (which grows a busy connection's buffers to
+     * {@code net.ipv4.tcp_rmem}/{@code tcp_wmem}'s maximum and keeps an idle one small), not a fixed size
+     * per connection; see docs/transports.md for the measurement.
+     */
+    static void socketBuffers(final SocketChannel ch)
+    {
+        // nothing to set: fixed SO_SNDBUF/SO_RCVBUF would turn autotuning off
+    }
+
+    /** Agent: a dial failed for good. */
+    void connectFailed(final int pe, final String endpoint, final String why)
+    {
+        if (quiescing || closed)
         {
-            listener.register(sel, SelectionKey.OP_ACCEPT);
-            while (accepted < expected)
-            {
-                final long left = (deadline - System.nanoTime()) / 1_000_000;
-                if (left <= 0)
-                {
-                    throw new java.net.SocketTimeoutException(accepted + " of " + expected + " lower-ranked peers connected by the deadline");
-                }
-                sel.select(Math.min(left, 1000));
-                sel.selectedKeys().clear();
-                SocketChannel ch;
-                while ((ch = listener.accept()) != null)
-                {
-                    ch.configureBlocking(true);
-                    try
-                    {
-                        final int rank = Handshake.server(ch, key, me,
-                            r -> r >= 0 && r < me && reached[r] && channels[r] == null,
-                            Math.min(deadline, System.nanoTime() + settings.peerTimeoutNs()));
-                        channels[rank] = ch;
-                        accepted++;
-                    }
-                    catch (final IOException ex)
-                    {
-                        stranger(ch, ex);
-                    }
-                }
-            }
+            return;
+        }
+        io.jshmem.jfr.TransportEvent.failure(me, "proxy", "connect failed", pe, endpoint + ": " + why); // JFR's jshmem.Transport
+        bootstrap.reportFailure(new JobFailedException(prefix + "proxy: cannot connect to pe " + pe + " at " + endpoint + ": " + why, pe, null));
+    }
+
+    /** Agent: the listener failed to accept (e.g. out of file descriptors). */
+    void acceptFailed(final IOException ex)
+    {
+        final int count = strangers.incrementAndGet();
+        if (count <= 5)
+        {
+            settings.log().accept(prefix + "proxy: accept failed: " + ex + (count == 5 ? " (further drops are counted, not logged)" : ""));
         }
     }
 
-    private void stranger(final SocketChannel ch, final IOException why)
+    /** Agent: a connection failed its handshake (or its deadline); it is closed, counted, and logged five times at most. */
+    void stranger(final SocketChannel ch, final IOException why)
     {
         String from = "?";
         try
@@ -336,32 +293,25 @@ public final class ProxyTransport implements Transport
         return strangers.get();
     }
 
-    private void start(final SocketChannel[] channels)
+    /** @return the peers this PE has dialed and whose connection is open: those it addressed (diagnostics). */
+    public int[] connectedPeers()
     {
-        try
-        {
-            final Selector selector = Selector.open();
-            final long now = System.nanoTime();
-            for (final int pe : remotePes)
-            {
-                final SocketChannel ch = channels[pe];
-                ch.configureBlocking(false);
-                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                ch.setOption(StandardSocketOptions.SO_SNDBUF, 4 << 20);
-                ch.setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
-                final PeerConnection c = new PeerConnection(pe, ch, now);
-                c.key = ch.register(selector, SelectionKey.OP_READ, c);
-                peers[pe] = c;
-            }
-            agent = new ProxyAgent(this, ring, completions, heap, selector, peers, settings.window(), settings.heartbeatNs(),
-                settings.peerTimeoutNs());
-            runner = new AgentRunner(new ProxyAgent.Idle(agent, settings.spins(), settings.yields()), this::agentError, null, agent);
-            AgentRunner.startOnThread(runner, r -> Thread.ofPlatform().daemon().name(agent.roleName()).unstarted(r));
-        }
-        catch (final IOException ex)
-        {
-            throw new ShmemInitException(prefix + "proxy: cannot start: " + ex, ex);
-        }
+        final ProxyAgent a = agent;
+        return a == null ? new int[0] : a.connectedPeers();
+    }
+
+    /** @return the peers that dialed this PE and were accepted: those that addressed it (diagnostics). */
+    public int[] acceptedPeers()
+    {
+        final ProxyAgent a = agent;
+        return a == null ? new int[0] : a.acceptedPeers();
+    }
+
+    /** @return bytes of the open connections' receive and send buffers (diagnostics). */
+    public long bufferBytes()
+    {
+        final ProxyAgent a = agent;
+        return a == null ? 0 : a.bufferBytes();
     }
 
     private void agentError(final Throwable t)
@@ -769,12 +719,12 @@ public final class ProxyTransport implements Transport
         }
         closed = true;
         quiescing = true;
-        closeQuietly(listener);
         if (runner != null)
         {
             agent.wakeup();
-            runner.close();
+            runner.close(); // the agent's onClose closes the listener and every connection
         }
+        closeQuietly(listener);
         ring.close();
     }
 
