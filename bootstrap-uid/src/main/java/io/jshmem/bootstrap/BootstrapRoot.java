@@ -18,14 +18,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * PE's version, size and rank (duplicates, out of range), waits for all, sends everyone the address
  * table (so each knows its ring neighbour and the peers its barrier rounds reach), then stays as
  * the hub of the control channel: heartbeats both ways, the key-value store, loss reports and the
- * global-exit relay. Created by whoever creates the {@link UniqueId}: shmemrun, the application (UID
+ * global-exit relay. A member is lost when its channel closes without LEAVE, or when its {@link PeerWatch}
+ * says so (silence past the peer timeout and past what its observed heartbeats make likely). Created by whoever creates the {@link UniqueId}: shmemrun, the application (UID
  * API) or rank 0 (torchrun, SLURM, MPI modes).
  * <p>
  * Threads: one acceptor, one handshake-then-reader thread per connection, one ticker; all daemon,
  * named {@code jshmem-bootstrap-root-...}. Public methods are safe from any thread.
  * <p>
  * Strangers: a connection's whole handshake (authentication, then HELLO) has one deadline,
- * {@link BootstrapSettings#peerTimeoutNs()}; at most {@link BootstrapSettings#maxPendingHandshakes()}
+ * {@link BootstrapSettings#handshakeTimeoutNs()} (not the liveness timeout: a PE JVM on a loaded machine may
+ * take seconds between its connect and its HELLO); at most {@link BootstrapSettings#maxPendingHandshakes()}
  * connections wait for it at once, more are closed on arrival (a PE retries); an arrival the admission
  * rejects gets a REJECT and nothing else changes. Drops and rejections are logged, rate-limited
  * ({@link DropLog}).
@@ -49,16 +51,17 @@ public final class BootstrapRoot implements AutoCloseable
         final Channel ch;
         final String host;
         final int port;
-        volatile long lastSeenNs = System.nanoTime();
+        final PeerWatch watch;
         boolean left;
         boolean lost;
 
-        Member(final int rank, final Channel ch, final String host, final int port)
+        Member(final int rank, final Channel ch, final String host, final int port, final PeerWatch watch)
         {
             this.rank = rank;
             this.ch = ch;
             this.host = host;
             this.port = port;
+            this.watch = watch;
         }
     }
 
@@ -77,6 +80,7 @@ public final class BootstrapRoot implements AutoCloseable
     private final Object lock = new Object();
     private final AtomicInteger pending = new AtomicInteger();
     private final DropLog drops;
+    private final StallClock stalls;
     private int size;
     private Member[] members;
     private int joined;
@@ -98,6 +102,7 @@ public final class BootstrapRoot implements AutoCloseable
         this.jobId = settings.jobId() != null ? settings.jobId() : BootstrapRoot.randomJobId();
         this.name = "jshmem-bootstrap-root" + ROOTS.incrementAndGet();
         this.drops = new DropLog(this::log, "bootstrap root");
+        this.stalls = new StallClock(settings.heartbeatNs(), System.nanoTime());
         this.server = Net.listen(bind.getAddress(), bind.getPort());
         this.id = UniqueId.of(secret, new InetSocketAddress(bind.getAddress(), server.getLocalPort()));
         if (expectedSize > 0)
@@ -388,7 +393,7 @@ public final class BootstrapRoot implements AutoCloseable
         boolean handshaking = true;
         try
         {
-            ch.handshakeDeadline(settings.peerTimeoutNs());
+            ch.handshakeDeadline(settings.handshakeTimeoutNs());
             Auth.server(ch, secret);
             m = hello(ch, ch.expect(Wire.HELLO).reader());
             handshaking = false;
@@ -401,7 +406,7 @@ public final class BootstrapRoot implements AutoCloseable
             while (!closed)
             {
                 final Wire.Frame f = ch.read();
-                m.lastSeenNs = System.nanoTime();
+                m.watch.heard(System.nanoTime(), f.type() == Wire.HEARTBEAT);
                 dispatch(m, f);
             }
         }
@@ -438,7 +443,11 @@ public final class BootstrapRoot implements AutoCloseable
         }
         if (ex instanceof SocketTimeoutException)
         {
-            return "silent past the handshake deadline (the whole handshake must finish within SHMEM_BOOTSTRAP_PEER_TIMEOUT)";
+            if (ex.getMessage() != null && ex.getMessage().contains("connect"))
+            {
+                return ex.getMessage(); // "Connect timed out": nothing answered
+            }
+            return "silent past the handshake deadline (the whole handshake must finish within SHMEM_BOOTSTRAP_HANDSHAKE_TIMEOUT)";
         }
         return ex.getMessage() == null ? ex.toString() : ex.getMessage();
     }
@@ -484,7 +493,7 @@ public final class BootstrapRoot implements AutoCloseable
                     members = new Member[peSize];
                 }
                 ch.authenticated();
-                m = new Member(rank, ch, host, port);
+                m = new Member(rank, ch, host, port, PeerWatch.of(settings, stalls, System.nanoTime()));
                 members[rank] = m;
                 joined++;
                 complete = joined == size;
@@ -634,7 +643,7 @@ public final class BootstrapRoot implements AutoCloseable
         {
             case Wire.HEARTBEAT ->
             {
-                // lastSeenNs already updated
+                // its watch heard it already
             }
             case Wire.QUERY_MISSING ->
             {
@@ -721,6 +730,11 @@ public final class BootstrapRoot implements AutoCloseable
             {
                 return;
             }
+            final long lateNs = stalls.tick(System.nanoTime());
+            if (lateNs > settings.peerTimeoutNs() / 2 && settings.debug())
+            {
+                log(String.format("this process stalled %.1f s (its ticker woke late); not counted as the PEs' silence", lateNs / 1e9));
+            }
             drops.tick();
             final List<Member> live;
             synchronized (lock)
@@ -730,10 +744,10 @@ public final class BootstrapRoot implements AutoCloseable
             final long now = System.nanoTime();
             for (final Member m : live)
             {
-                final long silentNs = now - m.lastSeenNs;
-                if (silentNs > settings.peerTimeoutNs())
+                // a heartbeat waiting unread in the socket is the reader thread late, not the PE silent
+                if (m.watch.lost(now) && m.ch.unreadBytes() == 0)
                 {
-                    gone(m, String.format("no heartbeat for %.1f s", silentNs / 1e9));
+                    gone(m, m.watch.describe(now));
                 }
                 else
                 {
