@@ -757,6 +757,28 @@ public final class BootstrapRoot implements AutoCloseable
         }
     }
 
+    /** SHMEM_DEBUG: how close the job came to a false loss (the longest heartbeat interval seen, this process's longest stall). */
+    private void logLiveness()
+    {
+        final Member[] all;
+        synchronized (lock)
+        {
+            all = members == null ? new Member[0] : members.clone();
+        }
+        long max = 0;
+        int who = -1;
+        for (final Member m : all)
+        {
+            if (m != null && m.watch.maxIntervalNs() > max)
+            {
+                max = m.watch.maxIntervalNs();
+                who = m.rank;
+            }
+        }
+        log(String.format("liveness: longest heartbeat interval in the last %d from a PE %.2f s (PE %d), this process's longest stall %.2f s",
+            PeerWatch.WINDOW, max / 1e9, who, stalls.maxLateNs() / 1e9));
+    }
+
     /** Stops listening and closes every connection and thread. Idempotent. */
     @Override
     public void close()
@@ -764,6 +786,10 @@ public final class BootstrapRoot implements AutoCloseable
         if (closed)
         {
             return;
+        }
+        if (settings.debug())
+        {
+            logLiveness();
         }
         closed = true;
         synchronized (lock)

@@ -718,6 +718,11 @@ public final class UidBootstrap extends AbstractBootstrap
         }
         leaving = true;
         final Channel ch = control;
+        if (settings.debug())
+        {
+            log(String.format("liveness: longest heartbeat interval from the root in the last %d %.2f s, this process's longest stall %.2f s",
+                PeerWatch.WINDOW, rootWatch.maxIntervalNs() / 1e9, stalls.maxLateNs() / 1e9));
+        }
         if (farewell && ch != null)
         {
             ch.trySend(Wire.LEAVE, new byte[0]);
