@@ -532,6 +532,7 @@ public final class BootstrapRoot implements AutoCloseable
             final byte[] welcome = w.toBytes();
             for (final Member each : members)
             {
+                each.watch.formed();
                 each.ch.trySend(Wire.WELCOME, welcome);
             }
         }

@@ -5,7 +5,8 @@ package io.jshmem.bootstrap;
  * lost, adapting to load. A phi accrual failure detector (Hayashibara et al. 2004, as in Akka and
  * Cassandra) over the heartbeat inter-arrival times actually observed, with two guards:
  * <ul>
- *   <li>a floor: never before {@code floorNs} ({@code SHMEM_BOOTSTRAP_PEER_TIMEOUT}) of silence, which is
+ *   <li>a floor: until the job forms, the start-up deadline ({@code SHMEM_BOOTSTRAP_HANDSHAKE_TIMEOUT}, see
+ *       {@link #formed()}); then never before {@code floorNs} ({@code SHMEM_BOOTSTRAP_PEER_TIMEOUT}) of silence, which is
  *       when a well-behaved peer on an idle machine is declared lost (its heartbeats come every
  *       {@link BootstrapSettings#heartbeatNs()}, so phi passes the threshold long before the floor);</li>
  *   <li>this process's own stalls ({@link StallClock}): the time this JVM's ticker woke late since the
@@ -30,6 +31,7 @@ final class PeerWatch
     static final int WINDOW = 200;
 
     private final long floorNs;
+    private final long startupFloorNs;
     private final long expectedIntervalNs;
     private final long minStdDevNs;
     private final StallClock stalls;
@@ -40,16 +42,19 @@ final class PeerWatch
     private long lastHeartbeatNs = Long.MIN_VALUE;
     private long stallsAtLastHeardNs;
     private long stallsAtLastHeartbeatNs;
+    private boolean formed;
 
     /**
-     * @param floorNs            the least silence that can make the peer lost (the peer timeout).
+     * @param floorNs            the least silence that can make the peer lost once the job formed (the peer timeout).
+     * @param startupFloorNs     the same while the job forms (at least {@code floorNs}).
      * @param expectedIntervalNs the heartbeat period, assumed until intervals are observed.
      * @param stalls             this process's ticker lateness.
      * @param nowNs              now: the peer counts as heard at its start.
      */
-    PeerWatch(final long floorNs, final long expectedIntervalNs, final StallClock stalls, final long nowNs)
+    PeerWatch(final long floorNs, final long startupFloorNs, final long expectedIntervalNs, final StallClock stalls, final long nowNs)
     {
         this.floorNs = floorNs;
+        this.startupFloorNs = Math.max(floorNs, startupFloorNs);
         this.expectedIntervalNs = Math.max(1, expectedIntervalNs);
         this.minStdDevNs = Math.max(1, expectedIntervalNs / 2);
         this.stalls = stalls;
@@ -57,10 +62,23 @@ final class PeerWatch
         this.stallsAtLastHeardNs = stalls.totalNs();
     }
 
-    /** @param settings the floor (peer timeout) and heartbeat period. */
+    /**
+     * @param settings the floors (peer timeout; while the job forms, the handshake timeout) and heartbeat period.
+     */
     static PeerWatch of(final BootstrapSettings settings, final StallClock stalls, final long nowNs)
     {
-        return new PeerWatch(settings.peerTimeoutNs(), settings.heartbeatNs(), stalls, nowNs);
+        return new PeerWatch(settings.peerTimeoutNs(), settings.handshakeTimeoutNs(), settings.heartbeatNs(), stalls, nowNs);
+    }
+
+    /**
+     * The job formed (every PE joined): from now on the floor is the peer timeout. Until then a start-up
+     * deadline decides, as for the handshakes: while a whole job's JVMs start on a loaded machine the root
+     * and the PEs stall for seconds (3.8 s measured at 64 PEs on 2 cores), and the formation has its own
+     * deadline (SHMEM_BOOTSTRAP_TIMEOUT); a peer that dies closes its connection and is lost at once anyway.
+     */
+    synchronized void formed()
+    {
+        formed = true;
     }
 
     /**
@@ -112,7 +130,7 @@ final class PeerWatch
      */
     private long minimumNs()
     {
-        return Math.max(floorNs, 2 * maxIntervalNs());
+        return Math.max(formed ? floorNs : startupFloorNs, 2 * maxIntervalNs());
     }
 
     /** @return phi of a silence of {@code silenceNs} given the intervals observed. */
@@ -207,8 +225,9 @@ final class PeerWatch
         final double mean = meanNs();
         final double std = count < 2 ? 0 : stdDevNs(mean);
         return String.format("no heartbeat for %.1f s (heartbeats every %.2f s ± %.2f s, at most %.2f s, over the last %d;"
-            + " this process stalled %.1f s meanwhile; SHMEM_BOOTSTRAP_PEER_TIMEOUT %.1f s)",
+            + " this process stalled %.1f s meanwhile; %s %.1f s)",
             sinceHeardNs(nowNs) / 1e9, mean / 1e9, std / 1e9, maxIntervalNs() / 1e9, count,
-            (stalls.totalNs() - stallsAtLastHeardNs) / 1e9, floorNs / 1e9);
+            (stalls.totalNs() - stallsAtLastHeardNs) / 1e9, formed ? "SHMEM_BOOTSTRAP_PEER_TIMEOUT" : "job forming: SHMEM_BOOTSTRAP_HANDSHAKE_TIMEOUT",
+            (formed ? floorNs : startupFloorNs) / 1e9);
     }
 }

@@ -428,7 +428,11 @@ public final class UidBootstrap extends AbstractBootstrap
                 switch (f.type())
                 {
                     case Wire.HEARTBEAT -> admitted = true; // rootWatch heard it; only members get heartbeats
-                    case Wire.WELCOME -> welcome.complete(r);
+                    case Wire.WELCOME ->
+                    {
+                        rootWatch.formed();
+                        welcome.complete(r);
+                    }
                     case Wire.MISSING -> missing.complete(r.strings());
                     case Wire.RETRY ->
                     {

@@ -20,8 +20,13 @@ class PeerWatchTest
     {
         long now = 1_000_000 * MS;
         final StallClock stalls = new StallClock(PERIOD, now);
-        final PeerWatch watch = new PeerWatch(FLOOR, PERIOD, stalls, now);
+        final PeerWatch watch = new PeerWatch(FLOOR, 30 * FLOOR, PERIOD, stalls, now);
         long lastTick = now;
+
+        Clock()
+        {
+            watch.formed();
+        }
 
         /** Moves to t, ticking every period on time on the way (the ticker ran). */
         void advanceTo(final long t)
@@ -168,6 +173,24 @@ class PeerWatchTest
         assertEquals(PERIOD, c.watch.maxIntervalNs());
         c.heartbeatAfter(PERIOD);
         assertEquals(4000 * MS + PERIOD, c.watch.maxIntervalNs());
+    }
+
+    @Test
+    void whileTheJobFormsTheStartUpDeadlineIsTheFloor()
+    {
+        final StallClock stalls = new StallClock(PERIOD, 0);
+        final PeerWatch w = new PeerWatch(FLOOR, 30_000 * MS, PERIOD, stalls, 0);
+        for (long t = PERIOD; t <= 10 * PERIOD; t += PERIOD)
+        {
+            stalls.tick(t);
+            w.heard(t, true);
+        }
+        final long last = 10 * PERIOD;
+        assertFalse(w.lost(last + 3900 * MS), "a root stalled 3.9 s while 64 JVMs start is not lost");
+        assertTrue(w.lost(last + 30_001 * MS));
+        assertTrue(w.describe(last + 30_001 * MS).endsWith("job forming: SHMEM_BOOTSTRAP_HANDSHAKE_TIMEOUT 30.0 s)"), w.describe(last + 30_001 * MS));
+        w.formed();
+        assertTrue(w.lost(last + 3100 * MS), w.describe(last + 3100 * MS));
     }
 
     @Test
