@@ -12,8 +12,9 @@ package io.jshmem.bootstrap;
  *   <li>this process's own stalls ({@link StallClock}): the time this JVM's ticker woke late since the
  *       peer was last heard is not counted as the peer's silence.</li>
  * </ul>
- * A peer is lost when its silence, net of this process's stalls, exceeds the floor and twice the longest
- * interval observed <em>and</em> phi of that silence reaches {@link #PHI_THRESHOLD}: on a loaded machine,
+ * A peer is lost when its silence, net of this process's stalls, exceeds the floor, twice the longest
+ * interval observed and the floor plus {@link #LOAD_FACTOR} times this process's own longest recent stall
+ * <em>and</em> phi of that silence reaches {@link #PHI_THRESHOLD}: on a loaded machine,
  * where heartbeats have been arriving late and irregularly, phi grows slowly and the peer gets
  * correspondingly longer. Intervals are measured net of this process's stalls too.
  * <p>
@@ -130,8 +131,16 @@ final class PeerWatch
      */
     private long minimumNs()
     {
-        return Math.max(formed ? floorNs : startupFloorNs, 2 * maxIntervalNs());
+        return Math.max(Math.max(formed ? floorNs : startupFloorNs, 2 * maxIntervalNs()), floorNs + LOAD_FACTOR * stalls.recentMaxNs());
     }
+
+    /**
+     * How many times this process's own recent longest stall a peer gets on top of the floor: on a loaded machine every
+     * JVM stalls (the root's heartbeats came 3.5-3.9 s apart at once to many PEs at 64 PEs on 2 cores while the PEs
+     * themselves stalled up to 0.8 s), and a peer's stall cannot be seen from here until its heartbeat arrives; this
+     * process's own are the best measure of the load at hand. On an idle machine they are a few ms.
+     */
+    static final int LOAD_FACTOR = 3;
 
     /** @return phi of a silence of {@code silenceNs} given the intervals observed. */
     synchronized double phi(final long silenceNs)
@@ -225,9 +234,9 @@ final class PeerWatch
         final double mean = meanNs();
         final double std = count < 2 ? 0 : stdDevNs(mean);
         return String.format("no heartbeat for %.1f s (heartbeats every %.2f s ± %.2f s, at most %.2f s, over the last %d;"
-            + " this process stalled %.1f s meanwhile; %s %.1f s)",
+            + " this process stalled %.1f s meanwhile, at most %.2f s at once lately; %s %.1f s)",
             sinceHeardNs(nowNs) / 1e9, mean / 1e9, std / 1e9, maxIntervalNs() / 1e9, count,
-            (stalls.totalNs() - stallsAtLastHeardNs) / 1e9, formed ? "SHMEM_BOOTSTRAP_PEER_TIMEOUT" : "job forming: SHMEM_BOOTSTRAP_HANDSHAKE_TIMEOUT",
+            (stalls.totalNs() - stallsAtLastHeardNs) / 1e9, stalls.recentMaxNs() / 1e9, formed ? "SHMEM_BOOTSTRAP_PEER_TIMEOUT" : "job forming: SHMEM_BOOTSTRAP_HANDSHAKE_TIMEOUT",
             (formed ? floorNs : startupFloorNs) / 1e9);
     }
 }

@@ -10,7 +10,13 @@ package io.jshmem.bootstrap;
  */
 final class StallClock
 {
+    /** Ticks whose lateness {@link #recentMaxNs()} remembers (75 s at the default 375 ms period). */
+    static final int WINDOW = 200;
+
     private final long periodNs;
+    private final long[] recent = new long[WINDOW];
+    private int next;
+    private volatile long recentMaxNs;
     private long lastTickNs;
     private volatile long totalNs;
     private volatile long maxLateNs;
@@ -31,6 +37,22 @@ final class StallClock
     {
         final long lateNs = Math.max(0, nowNs - lastTickNs - periodNs);
         lastTickNs = nowNs;
+        final long evicted = recent[next];
+        recent[next] = lateNs;
+        next = (next + 1) % WINDOW;
+        if (lateNs >= recentMaxNs)
+        {
+            recentMaxNs = lateNs;
+        }
+        else if (evicted == recentMaxNs)
+        {
+            long max = 0;
+            for (final long l : recent)
+            {
+                max = Math.max(max, l);
+            }
+            recentMaxNs = max;
+        }
         if (lateNs > 0)
         {
             totalNs += lateNs; // one writer: the ticker
@@ -46,6 +68,15 @@ final class StallClock
     long totalNs()
     {
         return totalNs;
+    }
+
+    /**
+     * @return the latest any of the last {@link #WINDOW} ticks has been: how long this process has recently gone
+     *         without running, a measure of the machine's load that a peer sharing it (or as loaded) may suffer too.
+     */
+    long recentMaxNs()
+    {
+        return recentMaxNs;
     }
 
     /** @return the latest any one tick has been. */

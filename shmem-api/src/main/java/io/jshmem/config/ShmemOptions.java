@@ -196,7 +196,7 @@ public final class ShmemOptions
     /** How long a silent peer is tolerated at least before it is declared lost. */
     public static final Option<Long> BOOTSTRAP_PEER_TIMEOUT_NS = Option.of("SHMEM_BOOTSTRAP_PEER_TIMEOUT", null, "3s",
         "bootstrap", "A PE (or the root) whose control channel is silent (no heartbeat) this long, at least, is declared "
-            + "lost; longer when its heartbeats have been arriving late (adaptive, phi accrual) or this process itself "
+            + "lost once the job formed; longer when its heartbeats have been arriving late (adaptive, phi accrual) or this process itself "
             + "stalled. Heartbeats every eighth of it (500 ms at most).",
         DurationParser::parseNs);
 
@@ -204,7 +204,7 @@ public final class ShmemOptions
     public static final Option<Long> BOOTSTRAP_HANDSHAKE_TIMEOUT_NS = Option.of("SHMEM_BOOTSTRAP_HANDSHAKE_TIMEOUT", null, "30s",
         "bootstrap", "Deadline of one bootstrap connection's whole handshake (authentication, then HELLO or PEER_IDENT), at "
             + "most SHMEM_BOOTSTRAP_TIMEOUT: a listener drops a connection not done by then; a PE whose handshake is cut "
-            + "tries again until SHMEM_BOOTSTRAP_TIMEOUT.",
+            + "tries again until SHMEM_BOOTSTRAP_TIMEOUT. While the job forms, also the least silence before a peer is lost.",
         DurationParser::parseNs);
 
     // ---------------------------------------------------------------- transports
