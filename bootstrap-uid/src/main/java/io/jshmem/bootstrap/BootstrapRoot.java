@@ -25,9 +25,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Threads: one acceptor, one handshake-then-reader thread per connection, one ticker; all daemon,
  * named {@code jshmem-bootstrap-root-...}. Public methods are safe from any thread.
  * <p>
- * Strangers: a connection's whole handshake (authentication, then HELLO) has one deadline,
- * {@link BootstrapSettings#handshakeTimeoutNs()} (not the liveness timeout: a PE JVM on a loaded machine may
- * take seconds between its connect and its HELLO); at most {@link BootstrapSettings#maxPendingHandshakes()}
+ * Strangers: a connection's authentication has one deadline, {@link BootstrapSettings#handshakeTimeoutNs()}
+ * (not the liveness timeout: a PE JVM on a loaded machine may take seconds between its connect and its
+ * HELLO), and an authenticated peer's HELLO {@link BootstrapSettings#timeoutNs()}; at most {@link BootstrapSettings#maxPendingHandshakes()}
  * connections wait for it at once, more are closed on arrival (a PE retries); an arrival the admission
  * rejects gets a REJECT and nothing else changes. Drops and rejections are logged, rate-limited
  * ({@link DropLog}).
@@ -395,6 +395,9 @@ public final class BootstrapRoot implements AutoCloseable
         {
             ch.handshakeDeadline(settings.handshakeTimeoutNs());
             Auth.server(ch, secret);
+            // the peer knows the secret: its HELLO may take as long as the job may take to form (a PE JVM starved on a
+            // loaded machine took more than 30 s between its AUTH_OK and its HELLO); strangers never get here
+            ch.handshakeDeadline(settings.timeoutNs());
             m = hello(ch, ch.expect(Wire.HELLO).reader());
             handshaking = false;
             pending.decrementAndGet();

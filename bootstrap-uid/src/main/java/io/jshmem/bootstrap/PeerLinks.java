@@ -134,6 +134,7 @@ final class PeerLinks implements AutoCloseable
         {
             ch.handshakeDeadline(settings.handshakeTimeoutNs());
             Auth.server(ch, secret);
+            ch.handshakeDeadline(settings.timeoutNs()); // authenticated: its PEER_IDENT may be slow on a loaded machine
             final int claimed = ch.expect(Wire.PEER_IDENT).reader().i32();
             if (claimed < 0 || claimed >= size || claimed == rank)
             {

@@ -140,7 +140,7 @@ final class PeerWatch
      * themselves stalled up to 0.8 s), and a peer's stall cannot be seen from here until its heartbeat arrives; this
      * process's own are the best measure of the load at hand. On an idle machine they are a few ms.
      */
-    static final int LOAD_FACTOR = 3;
+    static final int LOAD_FACTOR = 2;
 
     /** @return phi of a silence of {@code silenceNs} given the intervals observed. */
     synchronized double phi(final long silenceNs)

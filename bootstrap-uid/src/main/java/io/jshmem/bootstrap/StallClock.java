@@ -10,8 +10,8 @@ package io.jshmem.bootstrap;
  */
 final class StallClock
 {
-    /** Ticks whose lateness {@link #recentMaxNs()} remembers (75 s at the default 375 ms period). */
-    static final int WINDOW = 200;
+    /** Ticks whose lateness {@link #recentMaxNs()} remembers (30 s at the default 375 ms period). */
+    static final int WINDOW = 80;
 
     private final long periodNs;
     private final long[] recent = new long[WINDOW];

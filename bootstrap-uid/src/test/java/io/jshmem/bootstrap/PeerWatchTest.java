@@ -144,7 +144,7 @@ class PeerWatchTest
         assertTrue(c.watch.describe(c.now).contains("this process stalled 6.0 s meanwhile, at most 6.00 s at once lately"),
             c.watch.describe(c.now));
         assertEquals(6000 * MS, c.stalls.maxLateNs());
-        // a process that stalls 6 s lives on a loaded machine: its peers get the floor plus three times that
+        // a process that stalls 6 s lives on a loaded machine: its peers get the floor plus twice that
         final long grace = FLOOR + PeerWatch.LOAD_FACTOR * 6000 * MS;
         assertEquals(grace, c.watch.thresholdNs(), 2 * MS);
         c.advanceTo(c.now - 675 * MS + grace - 10 * MS);
