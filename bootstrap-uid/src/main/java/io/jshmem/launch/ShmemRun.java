@@ -644,7 +644,7 @@ public final class ShmemRun
             + " at a collective the others waited in (SHMEM_COLLECTIVE_TIMEOUT; hung, or busy outside jshmem)";
     }
 
-    /** A line of the root's log: notes the first lost PE, then prints it; a lost PE that is stopped is killed. */
+    /** A line of the root's log: notes the first lost PE, then prints it; a lost PE still alive is ended. */
     private void rootLog(final String line)
     {
         final java.util.regex.Matcher m = LOST.matcher(line);
@@ -654,26 +654,35 @@ public final class ShmemRun
             firstLost = lost;
         }
         logLine(line);
-        if (lost >= 0)
+        if (lost >= 0 && line.startsWith("was lost (no heartbeat", m.end() - "was lost (".length()))
         {
-            killIfStopped(lost);
+            endSilent(lost); // a PE lost by EOF has ended or is ending by itself: its status stays its own
         }
     }
 
     /**
-     * The root declared PE {@code rank} lost. If its process here is stopped (SIGSTOP, a debugger's stop: the
-     * root found it silent), nothing but SIGKILL can end it (a stopped process keeps SIGTERM pending until
-     * continued), so it gets SIGKILL now rather than after the settle time and {@code --grace}; a stopped PE on
-     * another host is this process only when the agent execs it ({@code bin/test-hosts exec}, not ssh).
+     * The root declared PE {@code rank} lost for its silence, so the job is over. If its process here is still alive it is silent
+     * (stopped, cut off with its host's link, hung) and is ended now rather than after the others exit and
+     * settle: SIGTERM, or SIGKILL if it is stopped (SIGSTOP, a debugger's stop: a stopped process keeps SIGTERM
+     * pending until continued). A PE on another host is this process only when the agent execs it
+     * ({@code bin/test-hosts exec}, not ssh, where this ends the ssh client).
      */
-    private void killIfStopped(final int rank)
+    private void endSilent(final int rank)
     {
         final Process p = byRank.get(rank);
-        if (p != null && p.isAlive() && stopped(p.toHandle()))
+        if (p != null && p.isAlive())
         {
-            logLine("shmemrun: PE " + rank + " is stopped (SIGSTOP); killing it (SIGKILL)");
-            p.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
+            if (stopped(p.toHandle()))
+            {
+                logLine("shmemrun: PE " + rank + " is stopped (SIGSTOP); killing it (SIGKILL)");
+                p.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            }
+            else
+            {
+                p.toHandle().descendants().forEach(ProcessHandle::destroy);
+                p.destroy();
+            }
         }
     }
 
