@@ -18,14 +18,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * PE's version, size and rank (duplicates, out of range), waits for all, sends everyone the address
  * table (so each knows its ring neighbour and the peers its barrier rounds reach), then stays as
  * the hub of the control channel: heartbeats both ways, the key-value store, loss reports and the
- * global-exit relay. Created by whoever creates the {@link UniqueId}: shmemrun, the application (UID
+ * global-exit relay. A member is lost when its channel closes without LEAVE, or when its {@link PeerWatch}
+ * says so (silence past the peer timeout and past what its observed heartbeats make likely). Created by whoever creates the {@link UniqueId}: shmemrun, the application (UID
  * API) or rank 0 (torchrun, SLURM, MPI modes).
  * <p>
  * Threads: one acceptor, one handshake-then-reader thread per connection, one ticker; all daemon,
  * named {@code jshmem-bootstrap-root-...}. Public methods are safe from any thread.
  * <p>
- * Strangers: a connection's whole handshake (authentication, then HELLO) has one deadline,
- * {@link BootstrapSettings#peerTimeoutNs()}; at most {@link BootstrapSettings#maxPendingHandshakes()}
+ * Strangers: a connection's authentication has one deadline, {@link BootstrapSettings#handshakeTimeoutNs()}
+ * (not the liveness timeout: a PE JVM on a loaded machine may take seconds between its connect and its
+ * HELLO), and an authenticated peer's HELLO {@link BootstrapSettings#timeoutNs()}; at most {@link BootstrapSettings#maxPendingHandshakes()}
  * connections wait for it at once, more are closed on arrival (a PE retries); an arrival the admission
  * rejects gets a REJECT and nothing else changes. Drops and rejections are logged, rate-limited
  * ({@link DropLog}).
@@ -49,16 +51,17 @@ public final class BootstrapRoot implements AutoCloseable
         final Channel ch;
         final String host;
         final int port;
-        volatile long lastSeenNs = System.nanoTime();
+        final PeerWatch watch;
         boolean left;
         boolean lost;
 
-        Member(final int rank, final Channel ch, final String host, final int port)
+        Member(final int rank, final Channel ch, final String host, final int port, final PeerWatch watch)
         {
             this.rank = rank;
             this.ch = ch;
             this.host = host;
             this.port = port;
+            this.watch = watch;
         }
     }
 
@@ -77,6 +80,7 @@ public final class BootstrapRoot implements AutoCloseable
     private final Object lock = new Object();
     private final AtomicInteger pending = new AtomicInteger();
     private final DropLog drops;
+    private final StallClock stalls;
     private int size;
     private Member[] members;
     private int joined;
@@ -98,6 +102,7 @@ public final class BootstrapRoot implements AutoCloseable
         this.jobId = settings.jobId() != null ? settings.jobId() : BootstrapRoot.randomJobId();
         this.name = "jshmem-bootstrap-root" + ROOTS.incrementAndGet();
         this.drops = new DropLog(this::log, "bootstrap root");
+        this.stalls = new StallClock(settings.heartbeatNs(), System.nanoTime());
         this.server = Net.listen(bind.getAddress(), bind.getPort());
         this.id = UniqueId.of(secret, new InetSocketAddress(bind.getAddress(), server.getLocalPort()));
         if (expectedSize > 0)
@@ -388,8 +393,11 @@ public final class BootstrapRoot implements AutoCloseable
         boolean handshaking = true;
         try
         {
-            ch.handshakeDeadline(settings.peerTimeoutNs());
+            ch.handshakeDeadline(settings.handshakeTimeoutNs());
             Auth.server(ch, secret);
+            // the peer knows the secret: its HELLO may take as long as the job may take to form (a PE JVM starved on a
+            // loaded machine took more than 30 s between its AUTH_OK and its HELLO); strangers never get here
+            ch.handshakeDeadline(settings.timeoutNs());
             m = hello(ch, ch.expect(Wire.HELLO).reader());
             handshaking = false;
             pending.decrementAndGet();
@@ -401,7 +409,7 @@ public final class BootstrapRoot implements AutoCloseable
             while (!closed)
             {
                 final Wire.Frame f = ch.read();
-                m.lastSeenNs = System.nanoTime();
+                m.watch.heard(System.nanoTime(), f.type() == Wire.HEARTBEAT);
                 dispatch(m, f);
             }
         }
@@ -438,7 +446,11 @@ public final class BootstrapRoot implements AutoCloseable
         }
         if (ex instanceof SocketTimeoutException)
         {
-            return "silent past the handshake deadline (the whole handshake must finish within SHMEM_BOOTSTRAP_PEER_TIMEOUT)";
+            if (ex.getMessage() != null && ex.getMessage().contains("connect"))
+            {
+                return ex.getMessage(); // "Connect timed out": nothing answered
+            }
+            return "silent past the handshake deadline (the whole handshake must finish within SHMEM_BOOTSTRAP_HANDSHAKE_TIMEOUT)";
         }
         return ex.getMessage() == null ? ex.toString() : ex.getMessage();
     }
@@ -484,7 +496,7 @@ public final class BootstrapRoot implements AutoCloseable
                     members = new Member[peSize];
                 }
                 ch.authenticated();
-                m = new Member(rank, ch, host, port);
+                m = new Member(rank, ch, host, port, PeerWatch.of(settings, stalls, System.nanoTime()));
                 members[rank] = m;
                 joined++;
                 complete = joined == size;
@@ -523,6 +535,7 @@ public final class BootstrapRoot implements AutoCloseable
             final byte[] welcome = w.toBytes();
             for (final Member each : members)
             {
+                each.watch.formed();
                 each.ch.trySend(Wire.WELCOME, welcome);
             }
         }
@@ -634,7 +647,7 @@ public final class BootstrapRoot implements AutoCloseable
         {
             case Wire.HEARTBEAT ->
             {
-                // lastSeenNs already updated
+                // its watch heard it already
             }
             case Wire.QUERY_MISSING ->
             {
@@ -721,6 +734,11 @@ public final class BootstrapRoot implements AutoCloseable
             {
                 return;
             }
+            final long lateNs = stalls.tick(System.nanoTime());
+            if (lateNs > settings.peerTimeoutNs() / 2 && settings.debug())
+            {
+                log(String.format("this process stalled %.1f s (its ticker woke late); not counted as the PEs' silence", lateNs / 1e9));
+            }
             drops.tick();
             final List<Member> live;
             synchronized (lock)
@@ -730,10 +748,10 @@ public final class BootstrapRoot implements AutoCloseable
             final long now = System.nanoTime();
             for (final Member m : live)
             {
-                final long silentNs = now - m.lastSeenNs;
-                if (silentNs > settings.peerTimeoutNs())
+                // a heartbeat waiting unread in the socket is the reader thread late, not the PE silent
+                if (m.watch.lost(now) && m.ch.unreadBytes() == 0)
                 {
-                    gone(m, String.format("no heartbeat for %.1f s", silentNs / 1e9));
+                    gone(m, m.watch.describe(now));
                 }
                 else
                 {
@@ -743,6 +761,28 @@ public final class BootstrapRoot implements AutoCloseable
         }
     }
 
+    /** SHMEM_DEBUG: how close the job came to a false loss (the longest heartbeat interval seen, this process's longest stall). */
+    private void logLiveness()
+    {
+        final Member[] all;
+        synchronized (lock)
+        {
+            all = members == null ? new Member[0] : members.clone();
+        }
+        long max = 0;
+        int who = -1;
+        for (final Member m : all)
+        {
+            if (m != null && m.watch.maxIntervalNs() > max)
+            {
+                max = m.watch.maxIntervalNs();
+                who = m.rank;
+            }
+        }
+        log(String.format("liveness: longest heartbeat interval in the last %d from a PE %.2f s (PE %d), this process's longest stall %.2f s",
+            PeerWatch.WINDOW, max / 1e9, who, stalls.maxLateNs() / 1e9));
+    }
+
     /** Stops listening and closes every connection and thread. Idempotent. */
     @Override
     public void close()
@@ -750,6 +790,10 @@ public final class BootstrapRoot implements AutoCloseable
         if (closed)
         {
             return;
+        }
+        if (settings.debug())
+        {
+            logLiveness();
         }
         closed = true;
         synchronized (lock)

@@ -12,7 +12,8 @@ import java.util.function.Consumer;
 public final class BootstrapSettings
 {
     private long timeoutNs = 120_000_000_000L;
-    private long peerTimeoutNs = 5_000_000_000L;
+    private long peerTimeoutNs = 3_000_000_000L;
+    private long handshakeTimeoutNs = 30_000_000_000L;
     private String ifname;
     private String family = "AF_INET";
     private String sessionId;
@@ -38,6 +39,7 @@ public final class BootstrapSettings
         final BootstrapSettings s = new BootstrapSettings();
         s.timeoutNs = timeoutNs;
         s.peerTimeoutNs = peerTimeoutNs;
+        s.handshakeTimeoutNs = handshakeTimeoutNs;
         s.ifname = ifname;
         s.family = family;
         s.sessionId = sessionId;
@@ -63,7 +65,7 @@ public final class BootstrapSettings
     }
 
     /**
-     * @param config options: SHMEM_BOOTSTRAP_TIMEOUT, SHMEM_BOOTSTRAP_PEER_TIMEOUT,
+     * @param config options: SHMEM_BOOTSTRAP_TIMEOUT, SHMEM_BOOTSTRAP_PEER_TIMEOUT, SHMEM_BOOTSTRAP_HANDSHAKE_TIMEOUT,
      *               SHMEM_BOOTSTRAP_UID_SOCK_IFNAME, SHMEM_BOOTSTRAP_UID_SOCK_FAMILY,
      *               SHMEM_BOOTSTRAP_UID_SESSION_ID, SHMEM_DEBUG.
      * @return the settings.
@@ -73,6 +75,7 @@ public final class BootstrapSettings
         final BootstrapSettings s = new BootstrapSettings();
         s.timeoutNs = config.get(ShmemOptions.BOOTSTRAP_TIMEOUT_NS);
         s.peerTimeoutNs = config.get(ShmemOptions.BOOTSTRAP_PEER_TIMEOUT_NS);
+        s.handshakeTimeoutNs = config.get(ShmemOptions.BOOTSTRAP_HANDSHAKE_TIMEOUT_NS);
         s.ifname = config.get(ShmemOptions.BOOTSTRAP_UID_SOCK_IFNAME);
         s.family = config.get(ShmemOptions.BOOTSTRAP_UID_SOCK_FAMILY);
         s.sessionId = config.get(ShmemOptions.BOOTSTRAP_UID_SESSION_ID);
@@ -87,8 +90,9 @@ public final class BootstrapSettings
     }
 
     /**
-     * @return silence after which a peer (or the root) is declared lost; also the deadline of a whole
-     *         connection handshake (authentication and HELLO or PEER_IDENT).
+     * @return the least silence after which a peer (or the root) is declared lost: the floor of the
+     *         adaptive failure detector ({@link PeerWatch}); a peer whose heartbeats have been coming late
+     *         on a loaded machine gets longer. Not a handshake deadline ({@link #handshakeTimeoutNs()}).
      */
     public long peerTimeoutNs()
     {
@@ -96,8 +100,32 @@ public final class BootstrapSettings
     }
 
     /**
+     * @return the deadline of one connection's whole handshake (authentication, then HELLO or PEER_IDENT),
+     *         however its bytes are split: {@code SHMEM_BOOTSTRAP_HANDSHAKE_TIMEOUT} (30 s), at most
+     *         {@link #timeoutNs()}. A listener drops a connection that has not finished by then (a stranger
+     *         dripping bytes); a PE whose handshake is cut, or whose connect times out, tries again until
+     *         {@link #timeoutNs()}, so a job starts however slowly its JVMs come up on a loaded machine.
+     */
+    public long handshakeTimeoutNs()
+    {
+        return Math.min(handshakeTimeoutNs, timeoutNs);
+    }
+
+    /**
+     * @param v the new value.
+     * @return a copy with {@link #handshakeTimeoutNs()} set to {@code v} (still at most {@link #timeoutNs()}).
+     */
+    public BootstrapSettings withHandshakeTimeoutNs(final long v)
+    {
+        final BootstrapSettings s = copy();
+        s.handshakeTimeoutNs = v;
+        return s;
+    }
+
+    /**
      * @return the heartbeat period, which is also the period of the silence checks: an eighth of the peer timeout,
-     *         at most 500 ms (with the default 3 s a silent peer is found 3 to 3.4 s after its last heartbeat).
+     *         at most 500 ms (with the default 3 s, on an idle machine, a silent peer is found 3 to 3.4 s after its
+     *         last heartbeat).
      */
     public long heartbeatNs()
     {
@@ -394,7 +422,7 @@ public final class BootstrapSettings
     public String toString()
     {
         return "BootstrapSettings[launcher=" + launcher + " timeout=" + timeoutNs / 1_000_000 + "ms peerTimeout="
-            + peerTimeoutNs / 1_000_000 + "ms ifname=" + ifname + " family=" + family + " sessionId=" + sessionId
+            + peerTimeoutNs / 1_000_000 + "ms handshakeTimeout=" + handshakeTimeoutNs() / 1_000_000 + "ms ifname=" + ifname + " family=" + family + " sessionId=" + sessionId
             + " jobId=" + jobId + " launcherPid=" + launcherPid + " generation=" + generation + "]";
     }
 }

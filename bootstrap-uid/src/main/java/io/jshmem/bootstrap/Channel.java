@@ -121,6 +121,23 @@ final class Channel implements AutoCloseable
         }
     }
 
+    /**
+     * @return bytes the peer sent that this side's reader has not taken yet (in the kernel's receive
+     *         buffer), 0 if closed or unknown: a peer whose heartbeats sit there is not silent, this
+     *         process's reader merely did not run (a loaded machine). Safe while the reader blocks.
+     */
+    int unreadBytes()
+    {
+        try
+        {
+            return closed ? 0 : socket.getInputStream().available();
+        }
+        catch (final IOException ex)
+        {
+            return 0;
+        }
+    }
+
     String remote()
     {
         return remote;

@@ -99,7 +99,9 @@ final class Net
         ss.setReuseAddress(true);
         final InetAddress any = advertised.isLoopbackAddress() ? advertised
             : advertised instanceof Inet6Address ? InetAddress.getByName("::") : InetAddress.getByName("0.0.0.0");
-        ss.bind(new InetSocketAddress(any, port), 128);
+        // a backlog for a whole job arriving at once (capped by net.core.somaxconn): beyond it the kernel drops
+        // SYNs and a PE's connect waits for a retransmission (1 s, then 3 s...)
+        ss.bind(new InetSocketAddress(any, port), 1024);
         return ss;
     }
 

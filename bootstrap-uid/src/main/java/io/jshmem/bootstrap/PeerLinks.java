@@ -11,12 +11,14 @@ import java.util.function.Consumer;
 /**
  * This PE's connections to other PEs: a listener whose inbound connections (after mutual
  * authentication and a {@code PEER_IDENT}) feed the {@link Mailbox}, and outbound connections opened
- * lazily the first time a collective sends to a peer (the ring neighbour, the barrier's 2^k peers).
+ * lazily the first time a collective sends to a peer (the 2^k peers of the log-round algorithms).
  * <pre>
  *   PEER_IDENT rank(int)                      first frame after authentication
  *   DATA       seq(long) round(int) bytes     one collective message
  * </pre>
- * An inbound connection's handshake (authentication and PEER_IDENT) has one deadline, at most
+ * An inbound connection's handshake (authentication and PEER_IDENT) has one deadline
+ * ({@link BootstrapSettings#handshakeTimeoutNs()}; an outbound one that times out or is cut is tried
+ * again until the collective's deadline), at most
  * {@link BootstrapSettings#maxPendingHandshakes()} wait for it at once, and drops are logged
  * rate-limited, as on the root.
  */
@@ -130,8 +132,9 @@ final class PeerLinks implements AutoCloseable
         boolean handshaking = true;
         try
         {
-            ch.handshakeDeadline(settings.peerTimeoutNs());
+            ch.handshakeDeadline(settings.handshakeTimeoutNs());
             Auth.server(ch, secret);
+            ch.handshakeDeadline(settings.timeoutNs()); // authenticated: its PEER_IDENT may be slow on a loaded machine
             final int claimed = ch.expect(Wire.PEER_IDENT).reader().i32();
             if (claimed < 0 || claimed >= size || claimed == rank)
             {
@@ -170,43 +173,70 @@ final class PeerLinks implements AutoCloseable
         }
     }
 
-    /** Sends one collective message to {@code peer}, connecting first if needed. */
-    void send(final int peer, final long seq, final int round, final byte[] data) throws IOException
+    /**
+     * Sends one collective message to {@code peer}, connecting first if needed.
+     *
+     * @param deadline the collective's deadline: a connect or handshake that times out or is cut (the peer's
+     *                 JVM slow to run on a loaded machine) is tried again until then.
+     * @param failed   true once the job failed (stop trying).
+     */
+    void send(final int peer, final long seq, final int round, final byte[] data, final long deadline,
+        final java.util.function.BooleanSupplier failed) throws IOException
     {
         final byte[] payload = new Wire.Writer().i64(seq).i32(round).bytes(data).toBytes();
-        connection(peer).send(Wire.DATA, payload);
+        connection(peer, deadline, failed).send(Wire.DATA, payload);
     }
 
-    private Channel connection(final int peer) throws IOException
+    private Channel connection(final int peer, final long deadline, final java.util.function.BooleanSupplier failed) throws IOException
     {
         synchronized (connectLocks[peer])
         {
-            if (closed)
+            long backoffMs = 20;
+            while (outbound[peer] == null)
             {
-                throw new IOException("bootstrap closed");
-            }
-            Channel ch = outbound[peer];
-            if (ch == null)
-            {
+                if (closed)
+                {
+                    throw new IOException("bootstrap closed");
+                }
                 final InetSocketAddress a = table[peer];
-                ch = Channel.connect(a, settings.peerTimeoutNs());
-                channels.add(ch);
+                Channel ch = null;
                 try
                 {
-                    ch.handshakeDeadline(settings.peerTimeoutNs());
+                    final long attemptNs = Math.max(1, Math.min(settings.handshakeTimeoutNs(), deadline - System.nanoTime()));
+                    ch = Channel.connect(a, attemptNs);
+                    channels.add(ch);
+                    ch.handshakeDeadline(attemptNs);
                     Auth.client(ch, secret);
                     ch.authenticated();
                     ch.send(Wire.PEER_IDENT, new Wire.Writer().i32(rank).toBytes());
+                    outbound[peer] = ch;
                 }
                 catch (final IOException | RuntimeException ex)
                 {
-                    ch.close();
-                    channels.remove(ch);
-                    throw new IOException("cannot connect to PE " + peer + " at " + a + ": " + ex.getMessage(), ex);
+                    if (ch != null)
+                    {
+                        ch.close();
+                        channels.remove(ch);
+                    }
+                    final boolean again = ex instanceof IOException && !(ex instanceof java.net.ProtocolException)
+                        && !closed && !failed.getAsBoolean() && System.nanoTime() + backoffMs * 1_000_000 < deadline;
+                    if (!again)
+                    {
+                        throw new IOException("cannot connect to PE " + peer + " at " + a + ": " + BootstrapRoot.describe(ex), ex);
+                    }
+                    try
+                    {
+                        Thread.sleep(backoffMs);
+                    }
+                    catch (final InterruptedException ie)
+                    {
+                        Thread.currentThread().interrupt();
+                        throw new IOException("interrupted while connecting to PE " + peer, ie);
+                    }
+                    backoffMs = Math.min(500, backoffMs * 2);
                 }
-                outbound[peer] = ch;
             }
-            return ch;
+            return outbound[peer];
         }
     }
 

@@ -18,9 +18,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * The UID/TCP bootstrap of one PE (NVSHMEM's UID bootstrap): phones home to the root named by a
  * {@link UniqueId}, authenticates both ways, receives the address table, then runs allgather and
- * alltoall as ring-shifted exchanges, broadcast as a binomial tree and barrier as a dissemination
- * barrier over lazily opened, authenticated PE-to-PE connections. The control channel to the root
- * stays open for the job's life (heartbeats both ways, the store, loss reports, global exit).
+ * alltoall with Bruck's algorithms, broadcast as a binomial tree and barrier as a dissemination
+ * barrier ({@link Collectives}: ⌈log2 N⌉ rounds each) over lazily opened, authenticated PE-to-PE
+ * connections. The control channel to the root stays open for the job's life (heartbeats both ways,
+ * the store, loss reports, global exit); the root is lost when it closes or when its {@link PeerWatch}
+ * says so.
  * <p>
  * Generations: HELLO names {@link BootstrapSettings#generation()}; a root still serving the previous
  * generation (PEs that have not finalized yet, or PE 0's root of the previous init) answers RETRY, and
@@ -43,7 +45,8 @@ public final class UidBootstrap extends AbstractBootstrap
     private final java.util.concurrent.CompletableFuture<List<String>> missing = new java.util.concurrent.CompletableFuture<>();
     private volatile Channel control;
     private volatile Channel connecting;
-    private volatile long rootSeenNs = System.nanoTime();
+    private final StallClock stalls = new StallClock(settings.heartbeatNs(), System.nanoTime());
+    private final PeerWatch rootWatch = PeerWatch.of(settings, stalls, System.nanoTime());
     private volatile boolean leaving;
     /**
      * The root admitted this PE to its generation (a heartbeat came before the welcome): from then on a closed
@@ -248,19 +251,22 @@ public final class UidBootstrap extends AbstractBootstrap
             Channel ch = null;
             try
             {
-                ch = Channel.connect(id.rootAddress(), Math.max(1, Math.min(settings.peerTimeoutNs(), deadline - System.nanoTime())));
+                // one attempt may take the handshake deadline (the root and this JVM may both be slow to run on a
+                // loaded machine); a cut or timed-out attempt is tried again until the formation deadline
+                final long attemptNs = Math.max(1, Math.min(settings.handshakeTimeoutNs(), deadline - System.nanoTime()));
+                ch = Channel.connect(id.rootAddress(), attemptNs);
                 connecting = ch;
                 if (failure() != null)
                 {
                     ch.close();
                 }
-                ch.handshakeDeadline(settings.peerTimeoutNs());
+                ch.handshakeDeadline(attemptNs);
                 Auth.client(ch, secret);
                 ch.authenticated();
                 connecting = null;
                 return ch;
             }
-            catch (final ConnectException | Auth.Unheard ex)
+            catch (final ConnectException | Auth.Unheard | java.net.SocketTimeoutException ex)
             {
                 connecting = null;
                 if (ch != null)
@@ -288,8 +294,14 @@ public final class UidBootstrap extends AbstractBootstrap
                 {
                     throw new RetryLater(ROOT_GOING + BootstrapRoot.describe(ex) + ")");
                 }
-                throw new ShmemInitException(prefix() + "bootstrap: cannot join the root at " + where() + ": "
-                    + BootstrapRoot.describe(ex), ex);
+                if (ex instanceof java.net.ProtocolException || System.nanoTime() + backoffMs * 1_000_000 > deadline)
+                {
+                    throw new ShmemInitException(prefix() + "bootstrap: cannot join the root at " + where() + ": "
+                        + BootstrapRoot.describe(ex), ex);
+                }
+                // the root cut the handshake (its deadline, on a loaded machine) or the connection broke: again
+                pause(backoffMs);
+                backoffMs = Math.min(500, backoffMs * 2);
             }
         }
     }
@@ -411,12 +423,16 @@ public final class UidBootstrap extends AbstractBootstrap
             while (true)
             {
                 final Wire.Frame f = ch.read();
-                rootSeenNs = System.nanoTime();
+                rootWatch.heard(System.nanoTime(), f.type() == Wire.HEARTBEAT);
                 final Wire.Reader r = f.reader();
                 switch (f.type())
                 {
-                    case Wire.HEARTBEAT -> admitted = true; // rootSeenNs updated; only members get heartbeats
-                    case Wire.WELCOME -> welcome.complete(r);
+                    case Wire.HEARTBEAT -> admitted = true; // rootWatch heard it; only members get heartbeats
+                    case Wire.WELCOME ->
+                    {
+                        rootWatch.formed();
+                        welcome.complete(r);
+                    }
                     case Wire.MISSING -> missing.complete(r.strings());
                     case Wire.RETRY ->
                     {
@@ -480,16 +496,18 @@ public final class UidBootstrap extends AbstractBootstrap
             {
                 return;
             }
+            stalls.tick(System.nanoTime());
             links.tick();
             if (failure() != null || heartbeatsPaused)
             {
                 continue;
             }
-            final long silentNs = System.nanoTime() - rootSeenNs;
-            if (silentNs > settings.peerTimeoutNs())
+            final long now = System.nanoTime();
+            // a heartbeat waiting unread in the socket is this PE's reader late (a loaded machine), not the root silent
+            if (rootWatch.lost(now) && control.unreadBytes() == 0)
             {
-                fail(new JobFailedException(prefix() + String.format("the bootstrap root at %s was lost (no heartbeat for %.1f s)",
-                    where(), silentNs / 1e9), -1, null));
+                fail(new JobFailedException(prefix() + "the bootstrap root at " + where() + " was lost (" + rootWatch.describe(now) + ")",
+                    -1, null));
                 control.close();
             }
             else
@@ -532,11 +550,11 @@ public final class UidBootstrap extends AbstractBootstrap
 
     // ---------------------------------------------------------------- collectives
 
-    private void send(final int peer, final long s, final int round, final byte[] data, final String op)
+    private void send(final int peer, final long s, final int round, final byte[] data, final long deadline, final String op)
     {
         try
         {
-            links.send(peer, s, round, data);
+            links.send(peer, s, round, data, deadline, () -> failure() != null);
         }
         catch (final IOException ex)
         {
@@ -634,7 +652,7 @@ public final class UidBootstrap extends AbstractBootstrap
             @Override
             public void send(final int peer, final int round, final byte[] data)
             {
-                UidBootstrap.this.send(peer, s, round, data, op);
+                UidBootstrap.this.send(peer, s, round, data, deadline, op);
             }
 
             @Override
@@ -704,6 +722,11 @@ public final class UidBootstrap extends AbstractBootstrap
         }
         leaving = true;
         final Channel ch = control;
+        if (settings.debug())
+        {
+            log(String.format("liveness: longest heartbeat interval from the root in the last %d %.2f s, this process's longest stall %.2f s",
+                PeerWatch.WINDOW, rootWatch.maxIntervalNs() / 1e9, stalls.maxLateNs() / 1e9));
+        }
         if (farewell && ch != null)
         {
             ch.trySend(Wire.LEAVE, new byte[0]);

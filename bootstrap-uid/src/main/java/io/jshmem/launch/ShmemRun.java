@@ -54,6 +54,8 @@ public final class ShmemRun
     private volatile int[] notArrived;
     /** Indexes of exited PE processes, in exit order (the first failure is the one that happened first). */
     private final java.util.concurrent.LinkedBlockingDeque<Integer> exits = new java.util.concurrent.LinkedBlockingDeque<>();
+    /** Each PE's process (its agent's) by rank. */
+    private final Map<Integer, Process> byRank = new java.util.concurrent.ConcurrentHashMap<>();
     /** Each PE's stderr pump: the summary of a PE's exit waits until its last lines were read. */
     private final java.util.Map<Process, Thread> errPumps = new java.util.concurrent.ConcurrentHashMap<>();
     private static final java.util.regex.Pattern NOT_ARRIVED =
@@ -283,6 +285,7 @@ public final class ShmemRun
             processes.add(p);
             final int index = processes.size() - 1;
             p.onExit().thenRun(() -> exits.offerLast(index)); // exits are judged in the order they happened
+            byRank.put(rank, p);
         }
         final String tag = options.tagOutput ? "[pe " + rank + "] " : "";
         pump(p.getInputStream(), out, tag, "shmemrun-out-" + rank);
@@ -641,15 +644,62 @@ public final class ShmemRun
             + " at a collective the others waited in (SHMEM_COLLECTIVE_TIMEOUT; hung, or busy outside jshmem)";
     }
 
-    /** A line of the root's log: notes the first lost PE, then prints it. */
+    /** A line of the root's log: notes the first lost PE, then prints it; a lost PE still alive is ended. */
     private void rootLog(final String line)
     {
         final java.util.regex.Matcher m = LOST.matcher(line);
-        if (firstLost < 0 && m.lookingAt())
+        final int lost = m.lookingAt() ? Integer.parseInt(m.group(1)) : -1;
+        if (firstLost < 0 && lost >= 0)
         {
-            firstLost = Integer.parseInt(m.group(1));
+            firstLost = lost;
         }
         logLine(line);
+        if (lost >= 0 && line.startsWith("was lost (no heartbeat", m.end() - "was lost (".length()))
+        {
+            endSilent(lost); // a PE lost by EOF has ended or is ending by itself: its status stays its own
+        }
+    }
+
+    /**
+     * The root declared PE {@code rank} lost for its silence, so the job is over. If its process here is still alive it is silent
+     * (stopped, cut off with its host's link, hung) and is ended now rather than after the others exit and
+     * settle: SIGTERM, or SIGKILL if it is stopped (SIGSTOP, a debugger's stop: a stopped process keeps SIGTERM
+     * pending until continued). A PE on another host is this process only when the agent execs it
+     * ({@code bin/test-hosts exec}, not ssh, where this ends the ssh client).
+     */
+    private void endSilent(final int rank)
+    {
+        final Process p = byRank.get(rank);
+        if (p != null && p.isAlive())
+        {
+            if (stopped(p.toHandle()))
+            {
+                logLine("shmemrun: PE " + rank + " is stopped (SIGSTOP); killing it (SIGKILL)");
+                p.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            }
+            else
+            {
+                p.toHandle().descendants().forEach(ProcessHandle::destroy);
+                p.destroy();
+            }
+        }
+    }
+
+    /** @return true if the process is stopped or traced (Linux /proc state T or t); false where unknown. */
+    static boolean stopped(final ProcessHandle h)
+    {
+        try
+        {
+            final String stat = java.nio.file.Files.readString(Path.of("/proc", Long.toString(h.pid()), "stat"));
+            final int close = stat.lastIndexOf(')');
+            final char state = close > 0 && close + 2 < stat.length() ? stat.charAt(close + 2) : '?';
+            return state == 'T' || state == 't';
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return false;
+        }
     }
 
     private void logLine(final String line)
@@ -794,7 +844,7 @@ public final class ShmemRun
         }
     }
 
-    /** Asks every live PE (and its descendants) to stop, then kills what is left after the grace. */
+    /** Asks every live PE (and its descendants) to stop, then kills what is left after the grace (a stopped one at once). */
     private void endAll(final long graceNs)
     {
         final List<ProcessHandle> targets = new ArrayList<>();
@@ -813,7 +863,18 @@ public final class ShmemRun
         {
             return;
         }
-        targets.forEach(ProcessHandle::destroy);
+        // a stopped process keeps SIGTERM pending until continued: it gets SIGKILL at once, not after the grace
+        targets.forEach(h ->
+        {
+            if (stopped(h))
+            {
+                h.destroyForcibly();
+            }
+            else
+            {
+                h.destroy();
+            }
+        });
         final long deadline = System.nanoTime() + graceNs;
         for (final ProcessHandle h : targets)
         {

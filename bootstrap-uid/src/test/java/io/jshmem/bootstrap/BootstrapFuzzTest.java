@@ -496,7 +496,7 @@ class BootstrapFuzzTest
     void aFormedJobKeepsWorkingWhileFuzzersHitItsRootAndAPeListener() throws Exception
     {
         final long seed = seed("liveJob");
-        try (TestJob job = new TestJob(3, 10_000_000_000L, 1_000_000_000L))
+        try (TestJob job = new TestJob(3, 10_000_000_000L, 1_000_000_000L, s -> s.withHandshakeTimeoutNs(1_000_000_000L)))
         {
             final List<UidBootstrap> pes = job.form();
             final byte[] secret = job.root.uniqueId().secret();

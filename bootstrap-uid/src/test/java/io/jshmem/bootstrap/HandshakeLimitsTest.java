@@ -100,7 +100,7 @@ class HandshakeLimitsTest
     @Test
     void aDrippingClientGetsOneDeadlineForItsWholeHandshake() throws Exception
     {
-        try (TestJob job = new TestJob(2, 10_000_000_000L, 1_000_000_000L))
+        try (TestJob job = new TestJob(2, 10_000_000_000L, 5_000_000_000L, s -> s.withHandshakeTimeoutNs(1_000_000_000L)))
         {
             final List<UidBootstrap> pes = job.form();
             final double atRoot = drip(job.root.uniqueId().rootAddress());
@@ -129,7 +129,7 @@ class HandshakeLimitsTest
     @Test
     void aFloodOfSilentConnectionsIsBoundedAndTheJobFormsAndRuns() throws Exception
     {
-        try (TestJob job = new TestJob(2, 20_000_000_000L, 2_000_000_000L))
+        try (TestJob job = new TestJob(2, 20_000_000_000L, 2_000_000_000L, s -> s.withHandshakeTimeoutNs(2_000_000_000L)))
         {
             final int before = (int)rootThreads();
             final List<Socket> flood = new ArrayList<>();

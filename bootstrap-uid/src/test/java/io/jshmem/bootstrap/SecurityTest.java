@@ -54,7 +54,7 @@ class SecurityTest
     @Test
     void strangersAreDroppedWithOneLineEachWhileTheJobGoesOn() throws Exception
     {
-        try (TestJob job = new TestJob(3, 10_000_000_000L, 1_000_000_000L))
+        try (TestJob job = new TestJob(3, 10_000_000_000L, 1_000_000_000L, s -> s.withHandshakeTimeoutNs(1_000_000_000L)))
         {
             final List<UidBootstrap> pes = job.form();
             final List<InetSocketAddress> targets = List.of(job.root.uniqueId().rootAddress(),

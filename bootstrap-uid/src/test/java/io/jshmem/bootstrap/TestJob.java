@@ -27,9 +27,14 @@ final class TestJob implements AutoCloseable
 
     TestJob(final int size, final long timeoutNs, final long peerTimeoutNs)
     {
+        this(size, timeoutNs, peerTimeoutNs, s -> s);
+    }
+
+    TestJob(final int size, final long timeoutNs, final long peerTimeoutNs, final java.util.function.UnaryOperator<BootstrapSettings> more)
+    {
         this.size = size;
-        this.settings = BootstrapSettings.defaults().withIfname("lo").withTimeoutNs(timeoutNs).withPeerTimeoutNs(peerTimeoutNs)
-            .withExitOnFailure(false).withLog(log::add).withExitAction(exits::add);
+        this.settings = more.apply(BootstrapSettings.defaults().withIfname("lo").withTimeoutNs(timeoutNs).withPeerTimeoutNs(peerTimeoutNs)
+            .withExitOnFailure(false).withLog(log::add).withExitAction(exits::add));
         this.root = BootstrapRoot.start(settings, 0);
         this.pool = Executors.newFixedThreadPool(size, r -> Thread.ofPlatform().daemon().name("test-pe").unstarted(r));
     }

@@ -125,6 +125,24 @@ final class HostJobs
     }
 
     /**
+     * IdlePe on 2+2; stops PE 3 (SIGSTOP, on the second host): silent but holding its sockets open, it is named lost by
+     * the root and the other PEs, and the job ends within 5 s with nothing left (the launcher kills the stopped process,
+     * which would keep a SIGTERM pending forever).
+     */
+    void stopOnSecondHost(final String... options) throws Exception
+    {
+        failOnSecondHost(pid3 -> new ProcessBuilder("kill", "-STOP", Long.toString(pid3)).start().waitFor(), "PE 3 was stopped (SIGSTOP)",
+            (status, log) ->
+            {
+                assertTrue(status != 0, log);
+                assertTrue(log.contains("shmemrun: PE 3 was lost (no heartbeat for "), "the root names PE 3 lost:\n" + log);
+                assertTrue(log.lines().anyMatch(l -> l.matches("\\[pe [012]\\] .*PE 3 was lost \\(no heartbeat for .*")),
+                    "another PE names PE 3 as lost:\n" + log);
+                assertTrue(log.contains("shmemrun: PE 3 is stopped (SIGSTOP); killing it (SIGKILL)"), log);
+            }, options);
+    }
+
+    /**
      * 2+2 idle PEs; the second host's link goes down (its eth0, inside its namespace): the job ends within 5 s, a PE
      * of the first host naming a PE of the second as lost, and no process is left on either host. The link comes
      * back up afterwards.

@@ -7,15 +7,23 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The examples on two test hosts through bin/shmemrun --hosts and bin/test-hosts (root only): ring and
- * hello on 2+2 and 3+1, reinit (three inits of the job) on 2+2, and a PE killed on the second host; ring
- * and the kill over the UCX transport too (p2p,ucx on 2+2, ucx alone on 3+1).
+ * hello on 2+2 and 3+1, reinit (three inits of the job) on 2+2, and a PE killed or stopped (SIGSTOP) on the
+ * second host or its link going down; ring and the faults over the UCX transport too (p2p,ucx on 2+2, ucx alone
+ * on 3+1).
  * Needs the inter-node transport: without it every PE's init fails with "no inter-node transport is
  * configured".
  */
 class MultiHostExamplesIT
 {
-    private static final TestHosts HOSTS = new TestHosts("jsx2h", "10.94.0");
+    /** Prefix and subnet: JSHMEM_TEST_HOSTS_PREFIX/_NET if set (an engineer's own), else the test's. */
+    private static final TestHosts HOSTS = new TestHosts(envOr("JSHMEM_TEST_HOSTS_PREFIX", "jsx2h"), envOr("JSHMEM_TEST_HOSTS_NET", "10.94.0"));
     private final HostJobs jobs = new HostJobs(HOSTS);
+
+    private static String envOr(final String name, final String otherwise)
+    {
+        final String v = System.getenv(name);
+        return v == null || v.isBlank() ? otherwise : v;
+    }
 
     @BeforeAll
     static void up() throws Exception
@@ -90,6 +98,18 @@ class MultiHostExamplesIT
     void aPeKilledOnTheSecondHostEndsAUcxJobWithinFiveSeconds() throws Exception
     {
         jobs.killOnSecondHost("-x", "SHMEM_TRANSPORT=p2p,ucx");
+    }
+
+    @Test
+    void aPeStoppedOnTheSecondHostEndsTheJobWithinFiveSeconds() throws Exception
+    {
+        jobs.stopOnSecondHost();
+    }
+
+    @Test
+    void aPeStoppedOnTheSecondHostEndsAUcxJobWithinFiveSeconds() throws Exception
+    {
+        jobs.stopOnSecondHost("-x", "SHMEM_TRANSPORT=p2p,ucx");
     }
 
     @Test

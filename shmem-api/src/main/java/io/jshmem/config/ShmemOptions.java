@@ -193,9 +193,18 @@ public final class ShmemOptions
         "bootstrap", "Deadline of every bootstrap wait (connect, collectives, store waits), e.g. 30s, 500ms.",
         DurationParser::parseNs);
 
-    /** How long a silent peer is tolerated before it is declared lost. */
+    /** How long a silent peer is tolerated at least before it is declared lost. */
     public static final Option<Long> BOOTSTRAP_PEER_TIMEOUT_NS = Option.of("SHMEM_BOOTSTRAP_PEER_TIMEOUT", null, "3s",
-        "bootstrap", "A PE whose control channel is silent (no heartbeat) this long is declared lost.",
+        "bootstrap", "A PE (or the root) whose control channel is silent (no heartbeat) this long, at least, is declared "
+            + "lost once the job formed; longer when its heartbeats have been arriving late (adaptive, phi accrual) or this process itself "
+            + "stalled. Heartbeats every eighth of it (500 ms at most).",
+        DurationParser::parseNs);
+
+    /** Deadline of one bootstrap connection's handshake. */
+    public static final Option<Long> BOOTSTRAP_HANDSHAKE_TIMEOUT_NS = Option.of("SHMEM_BOOTSTRAP_HANDSHAKE_TIMEOUT", null, "30s",
+        "bootstrap", "Deadline of one bootstrap connection's whole handshake (authentication, then HELLO or PEER_IDENT), at "
+            + "most SHMEM_BOOTSTRAP_TIMEOUT: a listener drops a connection not done by then; a PE whose handshake is cut "
+            + "tries again until SHMEM_BOOTSTRAP_TIMEOUT. While the job forms, also the least silence before a peer is lost.",
         DurationParser::parseNs);
 
     // ---------------------------------------------------------------- transports
@@ -285,7 +294,7 @@ public final class ShmemOptions
         TEAMS_MAX, TEAM_SCRATCH_SIZE, TEAM_GROUP_SIZE, BARRIER_ALGORITHM, BROADCAST_ALGORITHM, COLLECT_ALGORITHM, FCOLLECT_ALGORITHM,
         ALLTOALL_ALGORITHM, REDUCE_ALGORITHM, SCAN_ALGORITHM, COLLECTIVE_TIMEOUT_NS,
         BOOTSTRAP, BOOTSTRAP_UID, BOOTSTRAP_UID_SESSION_ID, BOOTSTRAP_UID_SOCK_IFNAME, BOOTSTRAP_UID_SOCK_FAMILY,
-        BOOTSTRAP_SECRET, BOOTSTRAP_TIMEOUT_NS, BOOTSTRAP_PEER_TIMEOUT_NS,
+        BOOTSTRAP_SECRET, BOOTSTRAP_TIMEOUT_NS, BOOTSTRAP_PEER_TIMEOUT_NS, BOOTSTRAP_HANDSHAKE_TIMEOUT_NS,
         TRANSPORT, PROXY_RING_SIZE, PROXY_WINDOW, PROXY_SPINS, PROXY_HEARTBEAT_NS, PROXY_PEER_TIMEOUT_NS,
         UCX_LIBRARY, UCX_SPIN_NS, UCX_HANDOFF_NS);
 }
