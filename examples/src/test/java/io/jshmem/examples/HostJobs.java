@@ -112,15 +112,40 @@ final class HostJobs
     }
 
     /**
+     * A job's placement for the fault cases: the {@code --hosts} list, its PEs and hosts; the fault hits the last PE,
+     * which is on the last host.
+     */
+    record Layout(String hostList, int pes, int hostCount)
+    {
+        int victim()
+        {
+            return pes - 1;
+        }
+    }
+
+    /** @return 2+2 on the first two hosts. */
+    Layout twoPlusTwo()
+    {
+        return new Layout(hosts.host(1) + ":2," + hosts.host(2) + ":2", 4, 2);
+    }
+
+    /**
      * IdlePe on 2+2 (with the shmemrun options given); kills PE 3 (on the second host) and asserts the job ends within 5 s naming it.
      */
     void killOnSecondHost(final String... options) throws Exception
     {
-        failOnSecondHost(pid3 -> new ProcessBuilder("kill", "-KILL", Long.toString(pid3)).start().waitFor(), "PE 3 was killed",
+        kill(twoPlusTwo(), options);
+    }
+
+    /** IdlePe on the layout; kills the last PE and asserts the job ends within 5 s naming it, nothing left. */
+    void kill(final Layout layout, final String... options) throws Exception
+    {
+        final int v = layout.victim();
+        failOn(layout, pid -> new ProcessBuilder("kill", "-KILL", Long.toString(pid)).start().waitFor(), "PE " + v + " was killed",
             (status, log) ->
             {
                 assertEquals(137, status, log);
-                assertTrue(log.contains("shmemrun: PE 3 on " + hosts.host(2) + " exited with status 137"), log);
+                assertTrue(log.contains("shmemrun: PE " + v + " on " + hosts.host(layout.hostCount()) + " exited with status 137"), log);
             }, options);
     }
 
@@ -131,14 +156,21 @@ final class HostJobs
      */
     void stopOnSecondHost(final String... options) throws Exception
     {
-        failOnSecondHost(pid3 -> new ProcessBuilder("kill", "-STOP", Long.toString(pid3)).start().waitFor(), "PE 3 was stopped (SIGSTOP)",
+        stop(twoPlusTwo(), options);
+    }
+
+    /** IdlePe on the layout; stops the last PE (SIGSTOP): named lost by the root and another PE, the job ends within 5 s. */
+    void stop(final Layout layout, final String... options) throws Exception
+    {
+        final int v = layout.victim();
+        failOn(layout, pid -> new ProcessBuilder("kill", "-STOP", Long.toString(pid)).start().waitFor(), "PE " + v + " was stopped (SIGSTOP)",
             (status, log) ->
             {
                 assertTrue(status != 0, log);
-                assertTrue(log.contains("shmemrun: PE 3 was lost (no heartbeat for "), "the root names PE 3 lost:\n" + log);
-                assertTrue(log.lines().anyMatch(l -> l.matches("\\[pe [012]\\] .*PE 3 was lost \\(no heartbeat for .*")),
-                    "another PE names PE 3 as lost:\n" + log);
-                assertTrue(log.contains("shmemrun: PE 3 is stopped (SIGSTOP); killing it (SIGKILL)"), log);
+                assertTrue(log.contains("shmemrun: PE " + v + " was lost (no heartbeat for "), "the root names PE " + v + " lost:\n" + log);
+                assertTrue(log.lines().anyMatch(l -> l.startsWith("[pe ") && !l.startsWith("[pe " + v + "]")
+                    && l.contains("PE " + v + " was lost (no heartbeat for ")), "another PE names PE " + v + " as lost:\n" + log);
+                assertTrue(log.contains("shmemrun: PE " + v + " is stopped (SIGSTOP); killing it (SIGKILL)"), log);
             }, options);
     }
 
@@ -151,7 +183,7 @@ final class HostJobs
     {
         try
         {
-            failOnSecondHost(pid3 -> new ProcessBuilder("ip", "-n", hosts.host(2), "link", "set", "eth0", "down").inheritIO().start().waitFor(),
+            failOn(twoPlusTwo(), pid3 -> new ProcessBuilder("ip", "-n", hosts.host(2), "link", "set", "eth0", "down").inheritIO().start().waitFor(),
                 "the second host's link went down", (status, log) ->
                 {
                     assertTrue(status != 0, log);
@@ -167,7 +199,8 @@ final class HostJobs
 
     private interface Fault
     {
-        void inject(long pid3) throws Exception;
+        /** @param pid the last PE's process. */
+        void inject(long pid) throws Exception;
     }
 
     private interface Verdict
@@ -175,10 +208,10 @@ final class HostJobs
         void check(int status, String log);
     }
 
-    /** Starts 2+2 idle PEs, injects the fault once all four run, and checks the job ends within 5 s leaving nothing. */
-    private void failOnSecondHost(final Fault fault, final String what, final Verdict verdict, final String... options) throws Exception
+    /** Starts idle PEs on the layout, injects the fault once all run, and checks the job ends within 5 s leaving nothing. */
+    private void failOn(final Layout layout, final Fault fault, final String what, final Verdict verdict, final String... options) throws Exception
     {
-        final List<String> args = new ArrayList<>(List.of("--hosts", hosts.host(1) + ":2," + hosts.host(2) + ":2"));
+        final List<String> args = new ArrayList<>(List.of("--hosts", layout.hostList()));
         args.addAll(Arrays.asList(options));
         args.add(IdlePe.class.getName());
         final Process launcher = start(args.toArray(String[]::new));
@@ -186,24 +219,24 @@ final class HostJobs
         try
         {
             final BufferedReader r = launcher.inputReader();
-            long pid3 = -1;
+            long pid = -1;
             int seen = 0;
             String line;
-            while (seen < 4 && (line = r.readLine()) != null)
+            while (seen < layout.pes() && (line = r.readLine()) != null)
             {
                 log.append(line).append('\n');
-                if (line.matches("\\[pe [0-3]\\] idle pid=[0-9]+"))
+                if (line.matches("\\[pe [0-9]+\\] idle pid=[0-9]+"))
                 {
                     seen++;
-                    if (line.startsWith("[pe 3]"))
+                    if (line.startsWith("[pe " + layout.victim() + "]"))
                     {
-                        pid3 = Long.parseLong(line.substring(line.indexOf('=') + 1));
+                        pid = Long.parseLong(line.substring(line.indexOf('=') + 1));
                     }
                 }
             }
-            assertEquals(4, seen, "every PE started:\n" + log);
+            assertEquals(layout.pes(), seen, "every PE started:\n" + log);
             final long t0 = System.nanoTime();
-            fault.inject(pid3);
+            fault.inject(pid);
             while ((line = r.readLine()) != null)
             {
                 log.append(line).append('\n');
@@ -213,11 +246,11 @@ final class HostJobs
             System.out.printf("%s: the job ended %.2f s after %s%n", getClass().getSimpleName(), seconds, what);
             assertTrue(seconds < 5, "the job ended " + seconds + " s after " + what + ":\n" + log);
             verdict.check(launcher.exitValue(), log.toString());
-            for (int i = 0; i < 100 && !hosts.processes(2).isEmpty(); i++)
+            for (int i = 0; i < 100 && !hosts.processes(layout.hostCount()).isEmpty(); i++)
             {
                 Thread.sleep(50);
             }
-            assertEquals(List.of(), hosts.processes(2), "processes left on the hosts");
+            assertEquals(List.of(), hosts.processes(layout.hostCount()), "processes left on the hosts");
         }
         finally
         {
