@@ -43,8 +43,6 @@ import java.util.function.Consumer;
  */
 final class PeerLinks implements AutoCloseable
 {
-    /** Most bytes one read takes (a large frame is read in pieces: no temporary direct buffer of its size). */
-    private static final int READ_CHUNK = 256 << 10;
     private static final int HELLO = 0;
     private static final int RESPONSE = 1;
     private static final int IDENT = 2;
@@ -257,12 +255,10 @@ final class PeerLinks implements AutoCloseable
     {
         private final SocketChannel sc;
         private final String remote;
-        private final ByteBuffer header = ByteBuffer.allocate(5); // length(int) type(byte)
+        private final FrameReader frames = new FrameReader();
         private final ArrayDeque<ByteBuffer> out = new ArrayDeque<>();
         private SelectionKey key;
-        private ByteBuffer body;
         private int state = HELLO;
-        private int maxFrame = Wire.MAX_HANDSHAKE_FRAME;
         private long deadlineNs = System.nanoTime() + Math.max(1, settings.handshakeTimeoutNs());
         private byte[] nonceC;
         private byte[] nonceS;
@@ -279,65 +275,26 @@ final class PeerLinks implements AutoCloseable
         {
             while (sc.isOpen())
             {
-                if (body == null)
+                final Wire.Frame f;
+                try
                 {
-                    final int n = sc.read(header);
-                    if (n < 0)
-                    {
-                        eof();
-                        return;
-                    }
-                    if (header.position() >= 4)
-                    {
-                        final int length = header.getInt(0);
-                        if (length < 1 || length > maxFrame)
-                        {
-                            throw new ProtocolException("frame length " + length + " outside 1.." + maxFrame);
-                        }
-                        if (!header.hasRemaining())
-                        {
-                            body = ByteBuffer.allocate(length - 1);
-                        }
-                    }
-                    if (body == null)
-                    {
-                        return; // n == 0: the rest has not arrived
-                    }
+                    f = frames.next(sc);
                 }
-                if (body.hasRemaining())
+                catch (final EOFException ex)
                 {
-                    body.limit(Math.min(body.capacity(), body.position() + READ_CHUNK));
-                    final int n = sc.read(body);
-                    body.limit(body.capacity());
-                    if (n < 0)
+                    if (src < 0)
                     {
-                        eof();
-                        return;
+                        throw ex; // during the handshake: logged as truncated
                     }
-                    if (body.hasRemaining())
-                    {
-                        if (n == 0)
-                        {
-                            return;
-                        }
-                        continue;
-                    }
+                    close(); // an identified peer leaving (mid-frame too: it died; the root reports losses)
+                    return;
                 }
-                final byte type = header.get(4);
-                final byte[] payload = body.array();
-                header.clear();
-                body = null;
-                frame(new Wire.Frame(type, payload));
+                if (f == null)
+                {
+                    return;
+                }
+                frame(f);
             }
-        }
-
-        private void eof() throws IOException
-        {
-            if (src < 0)
-            {
-                throw new EOFException("connection closed during the handshake");
-            }
-            close(); // an identified peer leaving (mid-frame too: it died; the root reports losses)
         }
 
         private Wire.Reader expect(final Wire.Frame f, final byte type) throws ProtocolException
@@ -377,7 +334,7 @@ final class PeerLinks implements AutoCloseable
                     }
                     src = claimed;
                     state = DATA;
-                    maxFrame = Wire.MAX_FRAME;
+                    frames.authenticated();
                     handshaking.remove(this);
                 }
                 default ->

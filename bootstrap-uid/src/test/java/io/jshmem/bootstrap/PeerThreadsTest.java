@@ -12,9 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A PE's bootstrap threads do not grow with the job: jobs of 4, 16 and 64 PEs (threads over loopback
- * sockets in this JVM), after collectives that connect every PE to all its log2 N partners, give every PE
- * the same number of threads named {@code jshmem-bootstrap-pe<rank>-}.
+ * A PE's bootstrap threads do not grow with the job, nor do the root's: jobs of 4, 16 and 64 PEs
+ * (threads over loopback sockets in this JVM), after collectives that connect every PE to all its log2 N
+ * partners, give every PE the same number of threads named {@code jshmem-bootstrap-pe<rank>-}, and the
+ * root (which PE 0 hosts under torchrun, SLURM and MPI launches) the same number named
+ * {@code jshmem-bootstrap-root}.
  */
 class PeerThreadsTest
 {
@@ -62,8 +64,10 @@ class PeerThreadsTest
             final Map<Integer, List<String>> byRank = threadsByRank(size);
             final List<Integer> counts = new ArrayList<>();
             byRank.values().forEach(l -> counts.add(l.size()));
-            System.out.printf("N=%d: bootstrap threads per PE %s; PE 0: %s%n", size,
-                counts.stream().distinct().sorted().toList(), byRank.get(0));
+            final List<String> root = TestJob.bootstrapThreads().stream().filter(n -> n.startsWith("jshmem-bootstrap-root")).toList();
+            System.out.printf("N=%d: bootstrap threads per PE %s; PE 0: %s; root: %d %s%n", size,
+                counts.stream().distinct().sorted().toList(), byRank.get(0), root.size(), root);
+            counts.add(root.size()); // last: the root's
             for (final UidBootstrap b : pes)
             {
                 assertNull(b.failure(), "[pe " + b.rank() + "/" + size + "] failed");
@@ -73,7 +77,7 @@ class PeerThreadsTest
     }
 
     @Test
-    void threadsPerPeAreTheSameAtFourSixteenAndSixtyFourPes()
+    void threadsPerPeAndRootAreTheSameAtFourSixteenAndSixtyFourPes()
     {
         final Map<Integer, List<Integer>> byN = new TreeMap<>();
         for (final int n : new int[] {4, 16, 64})
@@ -81,14 +85,17 @@ class PeerThreadsTest
             byN.put(n, countsAt(n));
         }
         final int expected = byN.get(4).get(0);
+        final int rootExpected = byN.get(4).get(4);
         assertTrue(expected > 0, "no bootstrap threads found for PE 0 of 4: " + byN);
         byN.forEach((n, counts) ->
         {
-            for (int r = 0; r < counts.size(); r++)
+            for (int r = 0; r < n; r++)
             {
                 assertEquals(expected, counts.get(r), "[pe " + r + "/" + n + "] has " + counts.get(r)
-                    + " bootstrap threads, PE 0 of 4 has " + expected + " (all counts by job size: " + byN + ")");
+                    + " bootstrap threads, PE 0 of 4 has " + expected + " (all counts by job size, the root's last: " + byN + ")");
             }
+            assertEquals(rootExpected, counts.get(n), "the root of " + n + " PEs has " + counts.get(n)
+                + " threads, that of 4 has " + rootExpected + " (all counts by job size, the root's last: " + byN + ")");
         });
     }
 }
