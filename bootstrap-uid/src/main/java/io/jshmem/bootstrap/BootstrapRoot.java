@@ -884,7 +884,8 @@ public final class BootstrapRoot implements AutoCloseable
             others = live(m.rank);
             lock.notifyAll();
         }
-        m.ch.close();
+        m.ch.close(); // its key goes with it: the connections thread will not see it again
+        channels.remove(m.ch);
         if (!ending)
         {
             log("PE " + m.rank + " was lost (" + reason + "); telling " + others.size() + " other PEs");
