@@ -94,7 +94,21 @@ final class Auth
     /** Runs the server side; on return the client has proved itself. */
     static void server(final Channel ch, final byte[] secret) throws IOException
     {
-        final Wire.Reader r = ch.expect(Wire.AUTH_HELLO).reader();
+        final byte[] nonceC = serverHello(ch.expect(Wire.AUTH_HELLO).reader());
+        final byte[] nonceS = nonce();
+        ch.send(Wire.AUTH_CHALLENGE, serverChallenge(secret, nonceC, nonceS));
+        serverCheck(ch.expect(Wire.AUTH_RESPONSE).payload(), secret, nonceC, nonceS);
+        ch.send(Wire.AUTH_OK, new byte[0]);
+    }
+
+    /**
+     * The server's steps one by one, for a server that does not block on the connection (the PE
+     * listener's selector): check the hello, answer {@link #serverChallenge}, check the response.
+     *
+     * @return the client's nonce.
+     */
+    static byte[] serverHello(final Wire.Reader r) throws IOException
+    {
         final int magic = r.i32();
         if (magic != Wire.CONNECTION_MAGIC)
         {
@@ -105,15 +119,22 @@ final class Auth
         {
             throw new ProtocolException("protocol version " + version + " but this side speaks " + Wire.PROTOCOL_VERSION);
         }
-        final byte[] nonceC = r.raw(NONCE_BYTES);
-        final byte[] nonceS = nonce();
-        ch.send(Wire.AUTH_CHALLENGE, new Wire.Writer().raw(nonceS).raw(mac(secret, "jshmem-server", nonceC, nonceS)).toBytes());
-        final byte[] answer = ch.expect(Wire.AUTH_RESPONSE).payload();
+        return r.raw(NONCE_BYTES);
+    }
+
+    /** @return the AUTH_CHALLENGE payload: the server's nonce and its proof. */
+    static byte[] serverChallenge(final byte[] secret, final byte[] nonceC, final byte[] nonceS)
+    {
+        return new Wire.Writer().raw(nonceS).raw(mac(secret, "jshmem-server", nonceC, nonceS)).toBytes();
+    }
+
+    /** Checks the client's AUTH_RESPONSE payload. */
+    static void serverCheck(final byte[] answer, final byte[] secret, final byte[] nonceC, final byte[] nonceS) throws AuthException
+    {
         if (!MessageDigest.isEqual(answer, mac(secret, "jshmem-client", nonceC, nonceS)))
         {
             throw new AuthException("failed authentication (wrong job secret)");
         }
-        ch.send(Wire.AUTH_OK, new byte[0]);
     }
 
     static byte[] nonce()

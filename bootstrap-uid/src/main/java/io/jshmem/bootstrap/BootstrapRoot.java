@@ -4,9 +4,11 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -22,8 +24,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * says so (silence past the peer timeout and past what its observed heartbeats make likely). Created by whoever creates the {@link UniqueId}: shmemrun, the application (UID
  * API) or rank 0 (torchrun, SLURM, MPI modes).
  * <p>
- * Threads: one acceptor, one handshake-then-reader thread per connection, one ticker; all daemon,
- * named {@code jshmem-bootstrap-root-...}. Public methods are safe from any thread.
+ * Threads: two whatever the job's size, both daemon and named {@code jshmem-bootstrap-root<n>-...}:
+ * {@code conns}, one {@link Selector} that accepts, runs every connection's handshake as a state
+ * machine and reads every member's control channel, and {@code ticker} (heartbeats, failure
+ * detection). Writes to a member (answers, WELCOME, LOST, EXIT, heartbeats) are made by the thread that
+ * has them to say. Public methods are safe from any thread.
  * <p>
  * Strangers: a connection's authentication has one deadline, {@link BootstrapSettings#handshakeTimeoutNs()}
  * (not the liveness timeout: a PE JVM on a loaded machine may take seconds between its connect and its
@@ -68,7 +73,10 @@ public final class BootstrapRoot implements AutoCloseable
     private final BootstrapSettings settings;
     private final byte[] secret;
     private final UniqueId id;
-    private final ServerSocket server;
+    private final ServerSocketChannel server;
+    private final Selector selector;
+    /** Connections still in their handshake, in arrival order (the connections thread's). */
+    private final Set<Conn> handshaking = new java.util.LinkedHashSet<>();
     private final String logPrefix;
     private final String jobId;
     private final String name;
@@ -103,14 +111,24 @@ public final class BootstrapRoot implements AutoCloseable
         this.name = "jshmem-bootstrap-root" + ROOTS.incrementAndGet();
         this.drops = new DropLog(this::log, "bootstrap root");
         this.stalls = new StallClock(settings.heartbeatNs(), System.nanoTime());
-        this.server = Net.listen(bind.getAddress(), bind.getPort());
-        this.id = UniqueId.of(secret, new InetSocketAddress(bind.getAddress(), server.getLocalPort()));
+        this.server = Net.listenChannel(bind.getAddress(), bind.getPort());
+        try
+        {
+            this.selector = Selector.open();
+            server.register(selector, SelectionKey.OP_ACCEPT);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            server.close();
+            throw ex;
+        }
+        this.id = UniqueId.of(secret, new InetSocketAddress(bind.getAddress(), server.socket().getLocalPort()));
         if (expectedSize > 0)
         {
             size = expectedSize;
             members = new Member[expectedSize];
         }
-        startThread(name + "-acceptor", this::acceptLoop);
+        startThread(name + "-conns", this::selectLoop);
         startThread(name + "-ticker", this::tickLoop);
     }
 
@@ -333,48 +351,122 @@ public final class BootstrapRoot implements AutoCloseable
         Threads.start(threadName, threads, body);
     }
 
-    private void acceptLoop()
+    /** The connections thread: accepts, runs handshakes, reads every member's frames, drops handshakes past their deadline. */
+    private void selectLoop()
     {
-        int n = 0;
+        try
+        {
+            while (!closed)
+            {
+                long nextDeadline = Long.MAX_VALUE;
+                for (final Conn c : handshaking)
+                {
+                    nextDeadline = Math.min(nextDeadline, c.deadlineNs);
+                }
+                final long waitMs = nextDeadline == Long.MAX_VALUE ? 0
+                    : Math.max(1, (nextDeadline - System.nanoTime() + 999_999) / 1_000_000);
+                selector.select(waitMs);
+                if (closed)
+                {
+                    break;
+                }
+                for (final SelectionKey k : selector.selectedKeys())
+                {
+                    if (!k.isValid())
+                    {
+                        continue;
+                    }
+                    if (k.attachment() == null)
+                    {
+                        accept();
+                    }
+                    else
+                    {
+                        ((Conn)k.attachment()).read();
+                    }
+                }
+                selector.selectedKeys().clear();
+                final long now = System.nanoTime();
+                for (final Conn c : List.copyOf(handshaking))
+                {
+                    if (now - c.deadlineNs >= 0)
+                    {
+                        c.fail(new SocketTimeoutException("handshake deadline passed"));
+                    }
+                }
+            }
+        }
+        catch (final IOException | java.nio.channels.ClosedSelectorException ex)
+        {
+            if (!closed)
+            {
+                log("listener failed: " + describe(ex));
+            }
+        }
+        finally
+        {
+            for (final Conn c : List.copyOf(handshaking))
+            {
+                c.end();
+            }
+        }
+    }
+
+    private void accept()
+    {
         while (!closed)
         {
-            final Socket s;
+            final SocketChannel s;
             try
             {
                 s = server.accept();
             }
             catch (final IOException ex)
             {
+                // as a blocking listener that stops on an accept error: no spinning on a listener that keeps failing
                 if (!closed)
                 {
                     log("listener failed: " + ex.getMessage());
+                    server.keyFor(selector).cancel();
                 }
                 return;
             }
-            if (pending.get() >= settings.maxPendingHandshakes())
+            if (s == null)
             {
+                return;
+            }
+            if (handshaking.size() >= settings.maxPendingHandshakes())
+            {
+                String remote = "?";
+                try
+                {
+                    remote = String.valueOf(s.getRemoteAddress());
+                }
+                catch (final IOException ignore)
+                {
+                    // closing it anyway
+                }
                 closeQuietly(s);
-                drops.drop("dropped connection from " + s.getRemoteSocketAddress() + ": " + settings.maxPendingHandshakes()
+                drops.drop("dropped connection from " + remote + ": " + settings.maxPendingHandshakes()
                     + " connections are already waiting for authentication");
                 continue;
             }
-            final Channel ch;
             try
             {
-                ch = new Channel(s);
+                final Conn c = new Conn(new Channel(s));
+                channels.add(c.ch);
+                c.key = s.register(selector, SelectionKey.OP_READ, c);
+                handshaking.add(c);
+                pending.set(handshaking.size());
             }
-            catch (final IOException ex)
+            catch (final IOException | RuntimeException ex)
             {
                 closeQuietly(s);
-                continue;
             }
-            pending.incrementAndGet();
-            channels.add(ch);
-            startThread(name + "-conn" + ++n, () -> serve(ch));
         }
     }
 
-    private static void closeQuietly(final Socket s)
+    private static void closeQuietly(final SocketChannel s)
     {
         try
         {
@@ -386,34 +478,110 @@ public final class BootstrapRoot implements AutoCloseable
         }
     }
 
-    /** Handshake, HELLO, then the control-channel reader of one PE. */
-    private void serve(final Channel ch)
+    /**
+     * One connection on the connections thread: its handshake as a state machine (AUTH_HELLO,
+     * AUTH_RESPONSE, HELLO), then a member's control channel (heartbeats, store, EXIT, LEAVE).
+     */
+    private final class Conn
     {
-        Member m = null;
-        boolean handshaking = true;
-        try
+        private static final int AUTH_HELLO = 0;
+        private static final int AUTH_RESPONSE = 1;
+        private static final int HELLO = 2;
+        private static final int MEMBER = 3;
+
+        final Channel ch;
+        final FrameReader frames = new FrameReader();
+        SelectionKey key;
+        int state = AUTH_HELLO;
+        long deadlineNs = System.nanoTime() + Math.max(1, settings.handshakeTimeoutNs());
+        byte[] nonceC;
+        byte[] nonceS;
+        Member m;
+
+        Conn(final Channel ch)
         {
-            ch.handshakeDeadline(settings.handshakeTimeoutNs());
-            Auth.server(ch, secret);
-            // the peer knows the secret: its HELLO may take as long as the job may take to form (a PE JVM starved on a
-            // loaded machine took more than 30 s between its AUTH_OK and its HELLO); strangers never get here
-            ch.handshakeDeadline(settings.timeoutNs());
-            m = hello(ch, ch.expect(Wire.HELLO).reader());
-            handshaking = false;
-            pending.decrementAndGet();
-            if (m == null)
+            this.ch = ch;
+        }
+
+        /** Takes every whole frame that has arrived. */
+        void read()
+        {
+            try
             {
-                return;
+                while (true)
+                {
+                    final Wire.Frame f = frames.next(ch.selectable());
+                    if (f == null)
+                    {
+                        return;
+                    }
+                    if (!frame(f))
+                    {
+                        end();
+                        return;
+                    }
+                }
             }
-            Thread.currentThread().setName(name + "-pe" + m.rank);
-            while (!closed)
+            catch (final IOException | RuntimeException ex)
             {
-                final Wire.Frame f = ch.read();
-                m.watch.heard(System.nanoTime(), f.type() == Wire.HEARTBEAT);
-                dispatch(m, f);
+                fail(ex);
             }
         }
-        catch (final IOException | RuntimeException ex)
+
+        /** @return false once the connection is over (a PE that got RETRY or REJECT). */
+        private boolean frame(final Wire.Frame f) throws IOException
+        {
+            switch (state)
+            {
+                case AUTH_HELLO ->
+                {
+                    nonceC = Auth.serverHello(expect(f, Wire.AUTH_HELLO));
+                    nonceS = Auth.nonce();
+                    state = AUTH_RESPONSE;
+                    ch.send(Wire.AUTH_CHALLENGE, Auth.serverChallenge(secret, nonceC, nonceS));
+                }
+                case AUTH_RESPONSE ->
+                {
+                    expect(f, Wire.AUTH_RESPONSE);
+                    Auth.serverCheck(f.payload(), secret, nonceC, nonceS);
+                    state = HELLO;
+                    // the peer knows the secret: its HELLO may take as long as the job may take to form (a PE JVM starved on a
+                    // loaded machine took more than 30 s between its AUTH_OK and its HELLO); strangers never get here
+                    deadlineNs = System.nanoTime() + Math.max(1, settings.timeoutNs());
+                    ch.send(Wire.AUTH_OK, new byte[0]);
+                }
+                case HELLO ->
+                {
+                    handshaking.remove(this);
+                    pending.set(handshaking.size());
+                    m = hello(ch, expect(f, Wire.HELLO));
+                    if (m == null)
+                    {
+                        return false;
+                    }
+                    frames.authenticated();
+                    state = MEMBER;
+                }
+                default ->
+                {
+                    m.watch.heard(System.nanoTime(), f.type() == Wire.HEARTBEAT);
+                    dispatch(m, f);
+                }
+            }
+            return true;
+        }
+
+        private Wire.Reader expect(final Wire.Frame f, final byte type) throws java.net.ProtocolException
+        {
+            if (f.type() != type)
+            {
+                throw new java.net.ProtocolException("expected " + Wire.typeName(type) + ", got " + Wire.typeName(f.type()));
+            }
+            return f.reader();
+        }
+
+        /** The connection failed: a stranger's drop is logged (rate-limited), a member is gone. */
+        void fail(final Exception ex)
         {
             if (m == null)
             {
@@ -426,12 +594,16 @@ public final class BootstrapRoot implements AutoCloseable
             {
                 gone(m, "control channel closed");
             }
+            end();
         }
-        finally
+
+        void end()
         {
-            if (handshaking)
+            handshaking.remove(this);
+            pending.set(handshaking.size());
+            if (key != null)
             {
-                pending.decrementAndGet();
+                key.cancel();
             }
             ch.close();
             channels.remove(ch);
@@ -712,7 +884,8 @@ public final class BootstrapRoot implements AutoCloseable
             others = live(m.rank);
             lock.notifyAll();
         }
-        m.ch.close();
+        m.ch.close(); // its key goes with it: the connections thread will not see it again
+        channels.remove(m.ch);
         if (!ending)
         {
             log("PE " + m.rank + " was lost (" + reason + "); telling " + others.size() + " other PEs");
@@ -748,7 +921,7 @@ public final class BootstrapRoot implements AutoCloseable
             final long now = System.nanoTime();
             for (final Member m : live)
             {
-                // a heartbeat waiting unread in the socket is the reader thread late, not the PE silent
+                // a heartbeat waiting unread in the socket is the connections thread late, not the PE silent
                 if (m.watch.lost(now) && m.ch.unreadBytes() == 0)
                 {
                     gone(m, m.watch.describe(now));
@@ -800,6 +973,7 @@ public final class BootstrapRoot implements AutoCloseable
         {
             lock.notifyAll();
         }
+        selector.wakeup();
         try
         {
             server.close();
@@ -810,6 +984,14 @@ public final class BootstrapRoot implements AutoCloseable
         }
         channels.forEach(Channel::close);
         Threads.joinAll(threads, 2000, true);
+        try
+        {
+            selector.close();
+        }
+        catch (final IOException ignore)
+        {
+            // closing anyway
+        }
     }
 
     @Override

@@ -9,11 +9,19 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
 
 /**
  * One bootstrap TCP connection: framed reads by one reader thread, framed writes from any thread
- * (serialised on the output stream), an idempotent close that unblocks the reader.
+ * (serialised on the output stream), an idempotent close that unblocks the reader. A connection made
+ * from a non-blocking {@link SocketChannel} ({@link #Channel(SocketChannel)}) is read by a selector
+ * thread instead ({@link FrameReader}); its writes still block the writer until the socket takes them.
  * <p>
  * A connection starts in its handshake: frames are limited to {@link Wire#MAX_HANDSHAKE_FRAME} and
  * every read shares one deadline ({@link #handshakeDeadline}), so a peer that drips a byte at a
@@ -24,6 +32,10 @@ final class Channel implements AutoCloseable
     private final Socket socket;
     private final DataInputStream in;
     private final DataOutputStream out;
+    /** A selected connection's channel, null for a blocking one. */
+    private final SocketChannel nio;
+    /** Where a selected connection's writer waits for room in the socket (lazily opened; under {@link #nio}). */
+    private Selector writable;
     private final String remote;
     private volatile int maxFrame = Wire.MAX_HANDSHAKE_FRAME;
     private volatile long deadlineNs;
@@ -38,6 +50,26 @@ final class Channel implements AutoCloseable
         this.in = new DataInputStream(new BufferedInputStream(new DeadlineStream(socket.getInputStream()), 8192));
         this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 8192));
         this.remote = String.valueOf(socket.getRemoteSocketAddress());
+        this.nio = null;
+    }
+
+    /** A connection read by a selector thread: {@code sc} becomes non-blocking; {@link #read()} is not for it. */
+    Channel(final SocketChannel sc) throws IOException
+    {
+        sc.configureBlocking(false);
+        this.nio = sc;
+        this.socket = sc.socket();
+        socket.setTcpNoDelay(true);
+        socket.setKeepAlive(true);
+        this.in = null;
+        this.out = null;
+        this.remote = String.valueOf(sc.getRemoteAddress());
+    }
+
+    /** @return the channel of a connection made by {@link #Channel(SocketChannel)}. */
+    SocketChannel selectable()
+    {
+        return nio;
     }
 
     /** Connects with a deadline. */
@@ -85,6 +117,10 @@ final class Channel implements AutoCloseable
      */
     Wire.Frame read() throws IOException
     {
+        if (nio != null)
+        {
+            throw new IllegalStateException("a selected connection is read by its selector");
+        }
         return Wire.read(in, maxFrame);
     }
 
@@ -101,9 +137,50 @@ final class Channel implements AutoCloseable
 
     void send(final byte type, final byte[] payload) throws IOException
     {
+        if (nio != null)
+        {
+            sendSelected(type, payload);
+            return;
+        }
         synchronized (out)
         {
             Wire.write(out, type, payload);
+        }
+    }
+
+    private void sendSelected(final byte type, final byte[] payload) throws IOException
+    {
+        if (payload.length + 1L > Wire.MAX_FRAME)
+        {
+            throw new IllegalArgumentException("frame payload " + payload.length + " bytes exceeds limit " + (Wire.MAX_FRAME - 1));
+        }
+        final ByteBuffer b = ByteBuffer.allocate(5 + payload.length).putInt(payload.length + 1).put(type).put(payload).flip();
+        synchronized (nio)
+        {
+            while (b.hasRemaining())
+            {
+                if (closed)
+                {
+                    throw new SocketException("Socket closed");
+                }
+                if (nio.write(b) == 0)
+                {
+                    try
+                    {
+                        if (writable == null)
+                        {
+                            writable = Selector.open();
+                            nio.register(writable, SelectionKey.OP_WRITE);
+                        }
+                        writable.select(100); // rechecks closed
+                        writable.selectedKeys().clear();
+                    }
+                    catch (final ClosedSelectorException ex)
+                    {
+                        throw new SocketException("Socket closed");
+                    }
+                }
+            }
         }
     }
 
@@ -195,6 +272,24 @@ final class Channel implements AutoCloseable
         catch (final IOException ignore)
         {
             // closing: nothing to do
+        }
+        if (nio != null)
+        {
+            synchronized (nio)
+            {
+                // a writer waiting for room checks closed within 100 ms, then leaves the lock
+                if (writable != null)
+                {
+                    try
+                    {
+                        writable.close();
+                    }
+                    catch (final IOException ignore)
+                    {
+                        // closing: nothing to do
+                    }
+                }
+            }
         }
     }
 }

@@ -8,7 +8,7 @@ import java.util.function.Supplier;
 
 /**
  * Messages that peers sent this PE, keyed by (source rank, collective sequence, round), waiting for
- * the collective that takes them. Filled by peer reader threads, drained by the collective's thread.
+ * the collective that takes them. Filled by the PE's links thread ({@link PeerLinks}), drained by the collective's thread.
  */
 final class Mailbox
 {

@@ -97,12 +97,37 @@ final class Net
     {
         final ServerSocket ss = new ServerSocket();
         ss.setReuseAddress(true);
-        final InetAddress any = advertised.isLoopbackAddress() ? advertised
-            : advertised instanceof Inet6Address ? InetAddress.getByName("::") : InetAddress.getByName("0.0.0.0");
         // a backlog for a whole job arriving at once (capped by net.core.somaxconn): beyond it the kernel drops
         // SYNs and a PE's connect waits for a retransmission (1 s, then 3 s...)
-        ss.bind(new InetSocketAddress(any, port), 1024);
+        ss.bind(new InetSocketAddress(bindAddress(advertised), port), BACKLOG);
         return ss;
+    }
+
+    /** {@link #listen} for a selector: the same address and backlog, non-blocking. */
+    static java.nio.channels.ServerSocketChannel listenChannel(final InetAddress advertised, final int port) throws IOException
+    {
+        final java.nio.channels.ServerSocketChannel ss = java.nio.channels.ServerSocketChannel.open();
+        try
+        {
+            ss.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, true);
+            ss.bind(new InetSocketAddress(bindAddress(advertised), port), BACKLOG);
+            ss.configureBlocking(false);
+            return ss;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            ss.close();
+            throw ex;
+        }
+    }
+
+    private static final int BACKLOG = 1024;
+
+    /** The loopback address itself, else the wildcard of its family. */
+    private static InetAddress bindAddress(final InetAddress advertised) throws IOException
+    {
+        return advertised.isLoopbackAddress() ? advertised
+            : advertised instanceof Inet6Address ? InetAddress.getByName("::") : InetAddress.getByName("0.0.0.0");
     }
 
     /**

@@ -1,9 +1,20 @@
 package io.jshmem.bootstrap;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
+import java.net.ProtocolException;
+import java.net.SocketTimeoutException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -16,14 +27,27 @@ import java.util.function.Consumer;
  *   PEER_IDENT rank(int)                      first frame after authentication
  *   DATA       seq(long) round(int) bytes     one collective message
  * </pre>
- * An inbound connection's handshake (authentication and PEER_IDENT) has one deadline
- * ({@link BootstrapSettings#handshakeTimeoutNs()}; an outbound one that times out or is cut is tried
- * again until the collective's deadline), at most
- * {@link BootstrapSettings#maxPendingHandshakes()} wait for it at once, and drops are logged
- * rate-limited, as on the root.
+ * One thread, {@code jshmem-bootstrap-pe<rank>-links}, serves the listener and every inbound
+ * connection through a {@link Selector}: it accepts, runs each handshake as a state machine
+ * (AUTH_HELLO, AUTH_RESPONSE, PEER_IDENT) and reads DATA frames into the mailbox, so a PE's threads do
+ * not grow with the job (the collectives' log2 N partners connect to it). Outbound connections are
+ * written by the collective's own thread and need none.
+ * <p>
+ * An inbound connection's handshake has one deadline until it is authenticated
+ * ({@link BootstrapSettings#handshakeTimeoutNs()}, however the bytes are split) and
+ * {@link BootstrapSettings#timeoutNs()} from then until its PEER_IDENT; frames are limited to
+ * {@link Wire#MAX_HANDSHAKE_FRAME} until then and {@link Wire#MAX_FRAME} after. At most
+ * {@link BootstrapSettings#maxPendingHandshakes()} wait for it at once (more are closed at accept), and
+ * drops are logged rate-limited, as on the root. An outbound one that times out or is cut is tried again
+ * until the collective's deadline.
  */
 final class PeerLinks implements AutoCloseable
 {
+    private static final int HELLO = 0;
+    private static final int RESPONSE = 1;
+    private static final int IDENT = 2;
+    private static final int DATA = 3;
+
     private final byte[] secret;
     private final int rank;
     private final int size;
@@ -31,10 +55,15 @@ final class PeerLinks implements AutoCloseable
     private final Consumer<String> log;
     private final Mailbox mailbox;
     private final String threadPrefix;
-    private final ServerSocket listener;
+    private final ServerSocketChannel listener;
+    private final Selector selector;
+    /** Outbound connections (the collectives' threads write them). */
     private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
+    /** Inbound connections (the selector thread's; here so close can close them whatever that thread does). */
+    private final Set<Inbound> inbound = ConcurrentHashMap.newKeySet();
+    /** Inbound connections still in their handshake, in arrival order (selector thread only). */
+    private final Set<Inbound> handshaking = new LinkedHashSet<>();
     private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
-    private final java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger();
     private final DropLog drops;
     private final Channel[] outbound;
     private final Object[] connectLocks;
@@ -58,13 +87,23 @@ final class PeerLinks implements AutoCloseable
         {
             connectLocks[i] = new Object();
         }
-        this.listener = Net.listen(advertised, 0);
-        start("acceptor", this::acceptLoop);
+        this.listener = Net.listenChannel(advertised, 0);
+        try
+        {
+            this.selector = Selector.open();
+            listener.register(selector, SelectionKey.OP_ACCEPT);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            listener.close();
+            throw ex;
+        }
+        Threads.start(threadPrefix + "links", threads, this::selectLoop);
     }
 
     int port()
     {
-        return listener.getLocalPort();
+        return listener.socket().getLocalPort();
     }
 
     void table(final InetSocketAddress[] addresses)
@@ -72,104 +111,280 @@ final class PeerLinks implements AutoCloseable
         this.table = addresses;
     }
 
-    private void start(final String name, final Runnable body)
+    /** The links thread: accepts, runs handshakes, reads DATA, drops handshakes past their deadline. */
+    private void selectLoop()
     {
-        Threads.start(threadPrefix + name, threads, body);
-    }
-
-    private void acceptLoop()
-    {
-        int n = 0;
-        while (!closed)
-        {
-            final Socket s;
-            try
-            {
-                s = listener.accept();
-            }
-            catch (final IOException ex)
-            {
-                return;
-            }
-            if (pending.get() >= settings.maxPendingHandshakes())
-            {
-                try
-                {
-                    s.close();
-                }
-                catch (final IOException ignore)
-                {
-                    // dropping it anyway
-                }
-                drops.drop("dropped connection from " + s.getRemoteSocketAddress() + " on the PE listener: "
-                    + settings.maxPendingHandshakes() + " connections are already waiting for authentication");
-                continue;
-            }
-            try
-            {
-                final Channel ch = new Channel(s);
-                pending.incrementAndGet();
-                channels.add(ch);
-                start("in" + ++n, () -> serve(ch));
-            }
-            catch (final IOException ex)
-            {
-                try
-                {
-                    s.close();
-                }
-                catch (final IOException ignore)
-                {
-                    // dropping it anyway
-                }
-            }
-        }
-    }
-
-    private void serve(final Channel ch)
-    {
-        int src = -1;
-        boolean handshaking = true;
         try
         {
-            ch.handshakeDeadline(settings.handshakeTimeoutNs());
-            Auth.server(ch, secret);
-            ch.handshakeDeadline(settings.timeoutNs()); // authenticated: its PEER_IDENT may be slow on a loaded machine
-            final int claimed = ch.expect(Wire.PEER_IDENT).reader().i32();
-            if (claimed < 0 || claimed >= size || claimed == rank)
-            {
-                throw new java.net.ProtocolException("peer claims rank " + claimed + " (job size " + size + ", this is PE " + rank + ")");
-            }
-            ch.authenticated();
-            src = claimed;
-            handshaking = false;
-            pending.decrementAndGet();
-            Thread.currentThread().setName(threadPrefix + "from" + src);
             while (!closed)
             {
-                final Wire.Frame f = ch.expect(Wire.DATA);
-                final Wire.Reader r = f.reader();
-                final long seq = r.i64();
-                final int round = r.i32();
-                mailbox.put(src, seq, round, r.bytes());
+                long nextDeadline = Long.MAX_VALUE;
+                for (final Inbound c : handshaking)
+                {
+                    nextDeadline = Math.min(nextDeadline, c.deadlineNs);
+                }
+                final long waitMs = nextDeadline == Long.MAX_VALUE ? 0
+                    : Math.max(1, (nextDeadline - System.nanoTime() + 999_999) / 1_000_000);
+                selector.select(waitMs);
+                if (closed)
+                {
+                    break;
+                }
+                for (final SelectionKey k : selector.selectedKeys())
+                {
+                    if (!k.isValid())
+                    {
+                        continue;
+                    }
+                    if (k.attachment() == null)
+                    {
+                        accept();
+                        continue;
+                    }
+                    final Inbound c = (Inbound)k.attachment();
+                    try
+                    {
+                        if (k.isWritable())
+                        {
+                            c.flush();
+                        }
+                        if (k.isValid() && k.isReadable())
+                        {
+                            c.read();
+                        }
+                    }
+                    catch (final IOException | RuntimeException ex)
+                    {
+                        drop(c, ex);
+                    }
+                }
+                selector.selectedKeys().clear();
+                final long now = System.nanoTime();
+                for (final Inbound c : List.copyOf(handshaking))
+                {
+                    if (now - c.deadlineNs >= 0)
+                    {
+                        drop(c, new SocketTimeoutException("handshake deadline passed"));
+                    }
+                }
             }
         }
-        catch (final IOException | RuntimeException ex)
+        catch (final IOException | ClosedSelectorException ex)
         {
-            if (src < 0 && !closed)
+            if (!closed)
             {
-                drops.drop("dropped connection from " + ch.remote() + " on the PE listener: " + BootstrapRoot.describe(ex));
+                log.accept("bootstrap: PE listener stopped: " + BootstrapRoot.describe(ex));
             }
-            // an identified peer closing is normal at the end of a job; losses are reported by the root
         }
         finally
         {
-            if (handshaking)
+            inbound.forEach(Inbound::close);
+            handshaking.clear();
+        }
+    }
+
+    private void accept()
+    {
+        while (!closed)
+        {
+            final SocketChannel sc;
+            try
             {
-                pending.decrementAndGet();
+                sc = listener.accept();
             }
-            ch.close();
-            channels.remove(ch);
+            catch (final IOException ex)
+            {
+                // as a blocking listener that stops on an accept error: no spinning on a listener that keeps failing
+                if (!closed)
+                {
+                    log.accept("bootstrap: PE listener stopped accepting: " + BootstrapRoot.describe(ex));
+                    listener.keyFor(selector).cancel();
+                }
+                return;
+            }
+            if (sc == null)
+            {
+                return;
+            }
+            String remote = "?";
+            try
+            {
+                remote = String.valueOf(sc.getRemoteAddress());
+                if (handshaking.size() >= settings.maxPendingHandshakes())
+                {
+                    sc.close();
+                    drops.drop("dropped connection from " + remote + " on the PE listener: "
+                        + settings.maxPendingHandshakes() + " connections are already waiting for authentication");
+                    continue;
+                }
+                sc.configureBlocking(false);
+                sc.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                sc.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+                final Inbound c = new Inbound(sc, remote);
+                c.key = sc.register(selector, SelectionKey.OP_READ, c);
+                inbound.add(c);
+                handshaking.add(c);
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                try
+                {
+                    sc.close();
+                }
+                catch (final IOException ignore)
+                {
+                    // dropping it anyway
+                }
+            }
+        }
+    }
+
+    /** Ends a connection; one that never said who it is is logged (rate-limited). */
+    private void drop(final Inbound c, final Exception ex)
+    {
+        if (c.src < 0 && !closed)
+        {
+            drops.drop("dropped connection from " + c.remote + " on the PE listener: " + BootstrapRoot.describe(ex));
+        }
+        // an identified peer closing is normal at the end of a job; losses are reported by the root
+        c.close();
+    }
+
+    /** One inbound connection, its handshake state and its partial frame (selector thread only). */
+    private final class Inbound
+    {
+        private final SocketChannel sc;
+        private final String remote;
+        private final FrameReader frames = new FrameReader();
+        private final ArrayDeque<ByteBuffer> out = new ArrayDeque<>();
+        private SelectionKey key;
+        private int state = HELLO;
+        private long deadlineNs = System.nanoTime() + Math.max(1, settings.handshakeTimeoutNs());
+        private byte[] nonceC;
+        private byte[] nonceS;
+        private int src = -1;
+
+        Inbound(final SocketChannel sc, final String remote)
+        {
+            this.sc = sc;
+            this.remote = remote;
+        }
+
+        /** Reads what has arrived, handling every whole frame. */
+        void read() throws IOException
+        {
+            while (sc.isOpen())
+            {
+                final Wire.Frame f;
+                try
+                {
+                    f = frames.next(sc);
+                }
+                catch (final EOFException ex)
+                {
+                    if (src < 0)
+                    {
+                        throw ex; // during the handshake: logged as truncated
+                    }
+                    close(); // an identified peer leaving (mid-frame too: it died; the root reports losses)
+                    return;
+                }
+                if (f == null)
+                {
+                    return;
+                }
+                frame(f);
+            }
+        }
+
+        private Wire.Reader expect(final Wire.Frame f, final byte type) throws ProtocolException
+        {
+            if (f.type() != type)
+            {
+                throw new ProtocolException("expected " + Wire.typeName(type) + ", got " + Wire.typeName(f.type()));
+            }
+            return f.reader();
+        }
+
+        private void frame(final Wire.Frame f) throws IOException
+        {
+            switch (state)
+            {
+                case HELLO ->
+                {
+                    nonceC = Auth.serverHello(expect(f, Wire.AUTH_HELLO));
+                    nonceS = Auth.nonce();
+                    state = RESPONSE;
+                    send(Wire.AUTH_CHALLENGE, Auth.serverChallenge(secret, nonceC, nonceS));
+                }
+                case RESPONSE ->
+                {
+                    Auth.serverCheck(expect(f, Wire.AUTH_RESPONSE).raw(f.payload().length), secret, nonceC, nonceS);
+                    state = IDENT;
+                    // authenticated: its PEER_IDENT may be slow on a loaded machine
+                    deadlineNs = System.nanoTime() + Math.max(1, settings.timeoutNs());
+                    send(Wire.AUTH_OK, new byte[0]);
+                }
+                case IDENT ->
+                {
+                    final int claimed = expect(f, Wire.PEER_IDENT).i32();
+                    if (claimed < 0 || claimed >= size || claimed == rank)
+                    {
+                        throw new ProtocolException("peer claims rank " + claimed + " (job size " + size + ", this is PE " + rank + ")");
+                    }
+                    src = claimed;
+                    state = DATA;
+                    frames.authenticated();
+                    handshaking.remove(this);
+                }
+                default ->
+                {
+                    final Wire.Reader r = expect(f, Wire.DATA);
+                    final long seq = r.i64();
+                    final int round = r.i32();
+                    mailbox.put(src, seq, round, r.bytes());
+                }
+            }
+        }
+
+        /** Queues a frame (handshake answers: small, the peer waits for each) and writes what the socket takes. */
+        private void send(final byte type, final byte[] payload) throws IOException
+        {
+            out.add(ByteBuffer.allocate(5 + payload.length).putInt(payload.length + 1).put(type).put(payload).flip());
+            flush();
+        }
+
+        void flush() throws IOException
+        {
+            while (!out.isEmpty())
+            {
+                sc.write(out.peek());
+                if (out.peek().hasRemaining())
+                {
+                    key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+                    return;
+                }
+                out.poll();
+            }
+            key.interestOps(SelectionKey.OP_READ);
+        }
+
+        void close()
+        {
+            inbound.remove(this);
+            handshaking.remove(this);
+            if (key != null)
+            {
+                key.cancel();
+            }
+            try
+            {
+                sc.close();
+            }
+            catch (final IOException ignore)
+            {
+                // closing anyway
+            }
         }
     }
 
@@ -250,6 +465,7 @@ final class PeerLinks implements AutoCloseable
     public void close()
     {
         closed = true;
+        selector.wakeup();
         try
         {
             listener.close();
@@ -260,5 +476,25 @@ final class PeerLinks implements AutoCloseable
         }
         channels.forEach(Channel::close);
         Threads.joinAll(threads, 2000, false);
+        // the links thread closed the inbound connections as it ended; these are any it could not reach
+        inbound.forEach(c ->
+        {
+            try
+            {
+                c.sc.close();
+            }
+            catch (final IOException ignore)
+            {
+                // closing anyway
+            }
+        });
+        try
+        {
+            selector.close();
+        }
+        catch (final IOException ignore)
+        {
+            // closing anyway
+        }
     }
 }

@@ -21,7 +21,7 @@ package io.jshmem.bootstrap;
  * phi(t) = -log10(1 - F(t)), F the normal distribution fitted to the last {@link #WINDOW} intervals
  * (logistic approximation of its CDF, as Akka's), standard deviation at least {@code minStdDevNs}.
  * <p>
- * Threads: {@link #heard} from the peer's reader thread, the rest from the ticker; all synchronized
+ * Threads: {@link #heard} from the thread that reads the peer's connection, the rest from the ticker; all synchronized
  * (a few calls a second).
  */
 final class PeerWatch

@@ -31,7 +31,9 @@ import java.util.concurrent.TimeUnit;
  * closing while the PE connected); at the first init it is a failure, as always.
  * <p>
  * Threads: collectives from one thread at a time; everything else from any thread. Background
- * threads are daemon and named {@code jshmem-bootstrap-pe<rank>-...}.
+ * threads are daemon and named {@code jshmem-bootstrap-pe<rank>-...}: three whatever the job's size,
+ * {@code control} (reads the root's connection), {@code ticker} (heartbeats, failure detection) and
+ * {@code links} (the {@link PeerLinks} selector: every inbound peer connection).
  */
 public final class UidBootstrap extends AbstractBootstrap
 {
