@@ -17,7 +17,9 @@ import java.util.stream.Stream;
 
 /**
  * One PE of a scale job (benchmarks/scale): what a job of N PEs costs each PE, from the launch to the exit.
- * Every PE records, as {@code key=value} words in {@code --out DIR/pe-<rank>.txt} (written before finalize,
+ * Every PE writes its init figures to {@code --out DIR/init-<rank>.txt} as soon as init returns (so a job whose collectives
+ * do not finish still shows whether and when each PE got through init), and records, as {@code key=value} words in
+ * {@code --out DIR/pe-<rank>.txt} (written before finalize,
  * with a second line after it, so a crash in finalize still leaves the rest):
  * <ul>
  * <li>{@code spawn_ms}, {@code main_ms}, {@code init_ms}: wall-clock ms from the launch ({@code --launch-ms},
@@ -106,6 +108,9 @@ public final class ScaleBench
             rec.put("ph_" + e.getKey() + "_ms", ms(e.getValue()));
         }
         final Path file = out.resolve("pe-" + shmem.myPe() + ".txt");
+        // init's figures on their own at once: a job whose collectives do not finish in time still shows how far it got
+        write(out.resolve("init-" + shmem.myPe() + ".txt"), line(rec), StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+            StandardOpenOption.WRITE);
         if (idle)
         {
             idle(shmem, rec, file);
