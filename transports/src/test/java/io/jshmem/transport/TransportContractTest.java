@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntUnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -118,29 +117,7 @@ abstract class TransportContractTest
                         return null;
                     }));
                 }
-                Exception first = null;
-                for (final Future<?> f : futures)
-                {
-                    try
-                    {
-                        f.get(120, TimeUnit.SECONDS);
-                    }
-                    catch (final Exception ex)
-                    {
-                        if (first == null)
-                        {
-                            first = ex;
-                        }
-                        else
-                        {
-                            first.addSuppressed(ex);
-                        }
-                    }
-                }
-                if (first != null)
-                {
-                    throw first;
-                }
+                PeFutures.awaitAll(futures, 120);
             }
             finally
             {

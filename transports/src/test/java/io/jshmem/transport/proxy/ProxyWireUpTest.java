@@ -9,6 +9,7 @@ import io.jshmem.bootstrap.Bootstraps;
 import io.jshmem.bootstrap.UniqueId;
 import io.jshmem.config.ShmemConfig;
 import io.jshmem.heap.HeapFile;
+import io.jshmem.transport.PeFutures;
 import io.jshmem.transport.ReachabilityMap;
 import io.jshmem.transport.TransportContext;
 
@@ -26,7 +27,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntUnaryOperator;
 import java.util.stream.IntStream;
 
@@ -115,29 +115,7 @@ class ProxyWireUpTest
                         return null;
                     }));
                 }
-                Exception first = null;
-                for (final Future<?> f : futures)
-                {
-                    try
-                    {
-                        f.get(120, TimeUnit.SECONDS);
-                    }
-                    catch (final Exception ex)
-                    {
-                        if (first == null)
-                        {
-                            first = ex;
-                        }
-                        else
-                        {
-                            first.addSuppressed(ex);
-                        }
-                    }
-                }
-                if (first != null)
-                {
-                    throw first;
-                }
+                PeFutures.awaitAll(futures, 120);
             }
             finally
             {
