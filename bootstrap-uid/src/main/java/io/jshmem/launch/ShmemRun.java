@@ -718,6 +718,23 @@ public final class ShmemRun
     }
 
     /** Waits for the PEs; ends the rest when one fails or the job overruns. */
+    /** How long a failed job waits for the first lost PE's exit to be reaped, so its status is the job's. */
+    private static final long FIRST_LOST_REAP_NS = 200_000_000L;
+
+    /** @return whether the process ended within {@code ns}. */
+    private static boolean awaitExit(final Process p, final long ns)
+    {
+        try
+        {
+            return p.waitFor(ns, java.util.concurrent.TimeUnit.NANOSECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     private int supervise(final JobRoot root, final List<String> labels)
     {
         final long start = System.nanoTime();
@@ -731,15 +748,27 @@ public final class ShmemRun
         {
             for (Integer exited = exits.pollFirst(); exited != null; exited = exits.pollFirst())
             {
-                final int r = exited;
+                int r = exited;
                 if (r < n && !seen[r])
                 {
-                    final Process p = processes.get(r);
+                    Process p = processes.get(r);
                     seen[r] = true;
                     alive--;
-                    final int status = p.exitValue();
+                    int status = p.exitValue();
                     if (status != 0 && firstFailure == null && !timedOut)
                     {
+                        // The job's status is the PE whose loss failed the others: when the root saw another PE go first
+                        // (its control channel closed as it exited), that PE's exit may just not be reaped yet.
+                        final int first = firstLost;
+                        if (first >= 0 && first != r && first < n && !seen[first] && awaitExit(processes.get(first), FIRST_LOST_REAP_NS)
+                            && processes.get(first).exitValue() != 0)
+                        {
+                            seen[first] = true;
+                            alive--;
+                            r = first;
+                            p = processes.get(first);
+                            status = p.exitValue();
+                        }
                         firstFailure = status;
                         awaitErrPump(p); // its last words (a timeout naming who never arrived) come before the summary
                         final Integer exit = root.exitStatus();
