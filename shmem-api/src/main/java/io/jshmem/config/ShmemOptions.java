@@ -146,7 +146,7 @@ public final class ShmemOptions
 
     /** Reduction algorithm. */
     public static final Option<String> REDUCE_ALGORITHM = algorithm("REDUCE", "Reduction algorithm",
-        "linear", "recursive_doubling", "ring", "direct", "hierarchical");
+        "linear", "recursive_doubling", "ring", "direct", "hierarchical", "split");
 
     /** Scan algorithm. */
     public static final Option<String> SCAN_ALGORITHM = algorithm("SCAN", "Prefix-sum (scan) algorithm",

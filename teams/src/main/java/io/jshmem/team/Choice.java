@@ -36,6 +36,12 @@ final class Choice
     /** Scatter-allgather broadcasts from here on spare cores: 1 MiB 279 µs against the tree's 374 at 8 PEs, 330 against 522 at 16. */
     static final long SPARE_SCATTER_BROADCAST_MIN_BYTES = 512 << 10;
 
+    /**
+     * A split reduction gives each owner at least this many bytes (so small reductions run on one owner per node,
+     * the leader, and large ones on every member of the smallest node).
+     */
+    static final long SPLIT_SLICE_MIN_BYTES = 1 << 10;
+
     private Choice()
     {
     }
@@ -158,6 +164,26 @@ final class Choice
     static Algorithm.Reduce reduce(final Algorithm.Reduce forced, final int size, final long bytes, final boolean twoLevel,
         final boolean allMapped, final boolean linearFits, final boolean spareCores)
     {
+        return reduce(forced, size, bytes, twoLevel, allMapped, false, linearFits, spareCores);
+    }
+
+    /**
+     * @param groupsMapped whether every group's (node's) members map each other's heaps: then a team of several
+     *                     groups reduces by {@code SPLIT} (a forced split without it runs hierarchical, or the
+     *                     automatic choice on a team of one group).
+     */
+    static Algorithm.Reduce reduce(final Algorithm.Reduce forced, final int size, final long bytes, final boolean twoLevel,
+        final boolean allMapped, final boolean groupsMapped, final boolean linearFits, final boolean spareCores)
+    {
+        if (forced == Algorithm.Reduce.SPLIT || forced == Algorithm.Reduce.AUTO && twoLevel && groupsMapped && !allMapped)
+        {
+            if (twoLevel && groupsMapped)
+            {
+                return Algorithm.Reduce.SPLIT;
+            }
+            return reduce(twoLevel ? Algorithm.Reduce.HIERARCHICAL : Algorithm.Reduce.AUTO, size, bytes, twoLevel, allMapped, groupsMapped,
+                linearFits, spareCores);
+        }
         if (forced == Algorithm.Reduce.AUTO && spareCores && allMapped && !twoLevel && size >= SPARE_MIN_MEMBERS)
         {
             return bytes >= SPARE_DIRECT_REDUCE_MIN_BYTES ? Algorithm.Reduce.DIRECT : Algorithm.Reduce.RECURSIVE_DOUBLING;
@@ -183,6 +209,12 @@ final class Choice
             alg = Algorithm.Reduce.RECURSIVE_DOUBLING;
         }
         return alg;
+    }
+
+    /** @return the slices of a split reduction of {@code bytes} over groups of at least {@code minGroup} members. */
+    static int splitSlices(final int minGroup, final long bytes)
+    {
+        return (int)Math.max(1, Math.min(minGroup, bytes / SPLIT_SLICE_MIN_BYTES));
     }
 
     /** @param linearFits whether the scratch holds a buffer per member for one element. */
