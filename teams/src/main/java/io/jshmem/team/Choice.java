@@ -37,10 +37,14 @@ final class Choice
     static final long SPARE_SCATTER_BROADCAST_MIN_BYTES = 512 << 10;
 
     /**
-     * A split reduction gives each owner at least this many bytes (so small reductions run on one owner per node,
-     * the leader, and large ones on every member of the smallest node).
+     * From this size a split reduction has every member of the smallest node own a slice; below it, as few owners
+     * per node as make a slice fit one scratch buffer (one, the leader, when the whole fits). Measured at 64 PEs on
+     * 8 test hosts of a 16-core machine over the proxy (CollectivesBench, slices forced; docs/teams.md): below
+     * 128 KiB one owner per node was fastest (8 B: 323 µs against 814 with 8; 64 KiB: 988 against 1165), from
+     * 128 KiB all eight (1408 µs against 2503 with one, 512 KiB: 3701 against 6519): every owner on a node is
+     * another process taking turns on the cores and the network at once.
      */
-    static final long SPLIT_SLICE_MIN_BYTES = 1 << 10;
+    static final long SPLIT_ALL_OWNERS_MIN_BYTES = 128 << 10;
 
     private Choice()
     {
@@ -211,10 +215,19 @@ final class Choice
         return alg;
     }
 
-    /** @return the slices of a split reduction of {@code bytes} over groups of at least {@code minGroup} members. */
-    static int splitSlices(final int minGroup, final long bytes)
+    /**
+     * @param bufBytes the bytes of a scratch buffer of the split's exchange between nodes
+     * @return the slices of a split reduction of {@code bytes} over groups of at least {@code minGroup} members (see
+     *         {@link #SPLIT_ALL_OWNERS_MIN_BYTES})
+     */
+    static int splitSlices(final int minGroup, final long bytes, final long bufBytes)
     {
-        return (int)Math.max(1, Math.min(minGroup, bytes / SPLIT_SLICE_MIN_BYTES));
+        if (bytes >= SPLIT_ALL_OWNERS_MIN_BYTES || bufBytes <= 0)
+        {
+            return minGroup;
+        }
+        final long fits = Math.max(1, bufBytes - 8); // a slice may be one element longer than bytes / slices
+        return (int)Math.min(minGroup, Math.max(1, (bytes + fits - 1) / fits));
     }
 
     /** @param linearFits whether the scratch holds a buffer per member for one element. */

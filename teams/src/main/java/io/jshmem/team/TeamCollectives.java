@@ -409,7 +409,7 @@ final class TeamCollectives
         {
             final Hierarchy h = hierarchy();
             Hierarchical.reduceSplit(channel, h, m, op, dest, mapped(dest, h.group()), mapped(src, h.group()), count,
-                Choice.splitSlices(h.minGroup(), bytes), channel.bufferBytes(Hierarchical.splitBuffers(h)));
+                Choice.splitSlices(h.minGroup(), bytes, channel.bufferBytes(Hierarchical.splitBuffers(h))), channel.bufferBytes(Hierarchical.splitBuffers(h)));
             return;
         }
         if (alg == Algorithm.Reduce.DIRECT)
