@@ -114,8 +114,9 @@ public final class ShmemOptions
             "creating more live teams fails with TeamExhaustedException.", ShmemOptions::positiveInt);
 
     /** Scratch bytes per team slot for reductions and scans. */
-    public static final Option<Long> TEAM_SCRATCH_SIZE = Option.of("SHMEM_TEAM_SCRATCH_SIZE", null, "32K",
-        "collectives", "Bytes of scratch per team slot for reductions and scans (larger: fewer pipeline chunks).",
+    public static final Option<Long> TEAM_SCRATCH_SIZE = Option.of("SHMEM_TEAM_SCRATCH_SIZE", null, "256K",
+        "collectives", "Bytes of scratch per team slot for reductions and scans (larger: fewer pipeline chunks); unset, 256K " +
+            "on heaps of 128M or more, else a 512th of SHMEM_SYMMETRIC_SIZE and at least 32K.",
         SizeParser::parse);
 
     /** Barrier / team sync algorithm. */
@@ -146,7 +147,7 @@ public final class ShmemOptions
 
     /** Reduction algorithm. */
     public static final Option<String> REDUCE_ALGORITHM = algorithm("REDUCE", "Reduction algorithm",
-        "linear", "recursive_doubling", "ring", "direct", "hierarchical");
+        "linear", "recursive_doubling", "ring", "direct", "hierarchical", "split");
 
     /** Scan algorithm. */
     public static final Option<String> SCAN_ALGORITHM = algorithm("SCAN", "Prefix-sum (scan) algorithm",

@@ -54,6 +54,7 @@ class CollectivesThreadsTest
                 "SHMEM_BROADCAST_ALGORITHM", "hierarchical", "SHMEM_ALLTOALL_ALGORITHM", "hierarchical",
                 "SHMEM_TEAM_SCRATCH_SIZE", "2K"),
             Map.of("SHMEM_REDUCE_ALGORITHM", "direct", "SHMEM_BARRIER_ALGORITHM", "linear"),
+            Map.of("SHMEM_REDUCE_ALGORITHM", "split", "SHMEM_TEAM_GROUP_SIZE", "2", "SHMEM_TEAM_SCRATCH_SIZE", "1K"),
             Map.of("SHMEM_FCOLLECT_ALGORITHM", "hierarchical", "SHMEM_COLLECT_ALGORITHM", "hierarchical", "SHMEM_TEAM_GROUP_SIZE", "2",
                 "SHMEM_BARRIER_ALGORITHM", "hierarchical", "SHMEM_BROADCAST_ALGORITHM", "hierarchical", "SHMEM_ALLTOALL_ALGORITHM",
                 "hierarchical"));

@@ -32,7 +32,13 @@ class RuntimeSettingsTest
         assertEquals(-1, s.waitYields(), "auto");
         assertTrue(s.debug());
         assertFalse(s.stats());
-        assertEquals(5 * resolve(Map.of()).teams().poolBytes(4), 32 * s.teams().poolBytes(4), "5 team slots of the default 32");
+        assertEquals(5 * resolve(Map.of("SHMEM_SYMMETRIC_SIZE", "10000")).teams().poolBytes(4), 32 * s.teams().poolBytes(4),
+            "5 team slots of the default 32");
+        final long small = resolve(Map.of("SHMEM_SYMMETRIC_SIZE", "4M")).teams().poolBytes(4);
+        final long big = resolve(Map.of()).teams().poolBytes(4);
+        assertEquals(32L * (256 - 32) * 1024, big - small, "the default scratch: 256K at the default 128M heap, 32K at 4M");
+        assertEquals(small, resolve(Map.of("SHMEM_SYMMETRIC_SIZE", "1G", "SHMEM_TEAM_SCRATCH_SIZE", "32K")).teams().poolBytes(4),
+            "a set SHMEM_TEAM_SCRATCH_SIZE is kept");
     }
 
     @Test

@@ -44,7 +44,7 @@ final class Algorithm
     /** Reductions ({@code SHMEM_REDUCE_ALGORITHM}). */
     enum Reduce
     {
-        AUTO, LINEAR, RECURSIVE_DOUBLING, RING, DIRECT, HIERARCHICAL
+        AUTO, LINEAR, RECURSIVE_DOUBLING, RING, DIRECT, HIERARCHICAL, SPLIT
     }
 
     /** Inclusive and exclusive scans ({@code SHMEM_SCAN_ALGORITHM}). */

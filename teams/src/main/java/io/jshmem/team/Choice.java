@@ -36,6 +36,16 @@ final class Choice
     /** Scatter-allgather broadcasts from here on spare cores: 1 MiB 279 µs against the tree's 374 at 8 PEs, 330 against 522 at 16. */
     static final long SPARE_SCATTER_BROADCAST_MIN_BYTES = 512 << 10;
 
+    /**
+     * From this size a split reduction has every member of the smallest node own a slice; below it, as few owners
+     * per node as make a slice fit one scratch buffer (one, the leader, when the whole fits). Measured at 64 PEs on
+     * 8 test hosts of a 16-core machine over the proxy (CollectivesBench, slices forced; docs/teams.md): below
+     * 128 KiB one owner per node was fastest (8 B: 323 µs against 814 with 8; 64 KiB: 988 against 1165), from
+     * 128 KiB all eight (1408 µs against 2503 with one, 512 KiB: 3701 against 6519): every owner on a node is
+     * another process taking turns on the cores and the network at once.
+     */
+    static final long SPLIT_ALL_OWNERS_MIN_BYTES = 128 << 10;
+
     private Choice()
     {
     }
@@ -158,6 +168,26 @@ final class Choice
     static Algorithm.Reduce reduce(final Algorithm.Reduce forced, final int size, final long bytes, final boolean twoLevel,
         final boolean allMapped, final boolean linearFits, final boolean spareCores)
     {
+        return reduce(forced, size, bytes, twoLevel, allMapped, false, linearFits, spareCores);
+    }
+
+    /**
+     * @param groupsMapped whether every group's (node's) members map each other's heaps: then a team of several
+     *                     groups reduces by {@code SPLIT} (a forced split without it runs hierarchical, or the
+     *                     automatic choice on a team of one group).
+     */
+    static Algorithm.Reduce reduce(final Algorithm.Reduce forced, final int size, final long bytes, final boolean twoLevel,
+        final boolean allMapped, final boolean groupsMapped, final boolean linearFits, final boolean spareCores)
+    {
+        if (forced == Algorithm.Reduce.SPLIT || forced == Algorithm.Reduce.AUTO && twoLevel && groupsMapped && !allMapped)
+        {
+            if (twoLevel && groupsMapped)
+            {
+                return Algorithm.Reduce.SPLIT;
+            }
+            return reduce(twoLevel ? Algorithm.Reduce.HIERARCHICAL : Algorithm.Reduce.AUTO, size, bytes, twoLevel, allMapped, groupsMapped,
+                linearFits, spareCores);
+        }
         if (forced == Algorithm.Reduce.AUTO && spareCores && allMapped && !twoLevel && size >= SPARE_MIN_MEMBERS)
         {
             return bytes >= SPARE_DIRECT_REDUCE_MIN_BYTES ? Algorithm.Reduce.DIRECT : Algorithm.Reduce.RECURSIVE_DOUBLING;
@@ -183,6 +213,21 @@ final class Choice
             alg = Algorithm.Reduce.RECURSIVE_DOUBLING;
         }
         return alg;
+    }
+
+    /**
+     * @param bufBytes the bytes of a scratch buffer of the split's exchange between nodes
+     * @return the slices of a split reduction of {@code bytes} over groups of at least {@code minGroup} members (see
+     *         {@link #SPLIT_ALL_OWNERS_MIN_BYTES})
+     */
+    static int splitSlices(final int minGroup, final long bytes, final long bufBytes)
+    {
+        if (bytes >= SPLIT_ALL_OWNERS_MIN_BYTES || bufBytes <= 0)
+        {
+            return minGroup;
+        }
+        final long fits = Math.max(1, bufBytes - 8); // a slice may be one element longer than bytes / slices
+        return (int)Math.min(minGroup, Math.max(1, (bytes + fits - 1) / fits));
     }
 
     /** @param linearFits whether the scratch holds a buffer per member for one element. */

@@ -299,10 +299,18 @@ final class Hierarchical
     private static void betweenLeaders(final Channel c, final Hierarchy h, final ElementMath m, final ReduceOp op, final MemorySegment acc,
         final long half, final long bufBytes, final long count)
     {
-        final int[] leaders = h.leaders();
-        final int n = leaders.length;
-        final int idx = h.leaderIndex();
-        final int base = h.maxGroup();
+        recursiveDoubling(c, h.leaders(), h.leaderIndex(), m, op, acc, half, h.maxGroup(), bufBytes, count, 1);
+    }
+
+    /**
+     * Recursive doubling among {@code peers} (team PEs; this PE is {@code peers[idx]}) with Rabenseifner's fold for a
+     * non-power-of-two count, leaving the reduction of every peer's {@code acc} in {@code acc}. Messages go into the
+     * peers' scratch buffers {@code base..base+rounds+1} of {@code half}; steps {@code step..step+rounds+1}.
+     */
+    private static void recursiveDoubling(final Channel c, final int[] peers, final int idx, final ElementMath m, final ReduceOp op,
+        final MemorySegment acc, final long half, final int base, final long bufBytes, final long count, final int step)
+    {
+        final int n = peers.length;
         final long bytes = count * m.bytes;
         final int p2 = Integer.highestOneBit(n);
         final int rem = n - p2;
@@ -312,12 +320,12 @@ final class Hierarchical
         {
             if ((idx & 1) == 0)
             {
-                c.putSignal(c.scratch, half + base * bufBytes, acc, leaders[idx + 1], 1);
-                c.await(leaders[idx + 1], 2 + k);
+                c.putSignal(c.scratch, half + base * bufBytes, acc, peers[idx + 1], step);
+                c.await(peers[idx + 1], step + 1 + k);
                 acc.copyFrom(buffer(c, half, base + 1 + k, bufBytes, bytes));
                 return;
             }
-            c.await(leaders[idx - 1], 1);
+            c.await(peers[idx - 1], step);
             m.combine(op, acc, buffer(c, half, base, bufBytes, bytes), count);
             newRank = idx / 2;
         }
@@ -328,14 +336,151 @@ final class Hierarchical
         for (int i = 0; i < k; i++)
         {
             final int partnerNew = newRank ^ (1 << i);
-            final int partner = leaders[partnerNew < rem ? partnerNew * 2 + 1 : partnerNew + rem];
-            c.putSignal(c.scratch, half + (base + 1 + i) * bufBytes, acc, partner, 2 + i);
-            c.await(partner, 2 + i);
+            final int partner = peers[partnerNew < rem ? partnerNew * 2 + 1 : partnerNew + rem];
+            c.putSignal(c.scratch, half + (base + 1 + i) * bufBytes, acc, partner, step + 1 + i);
+            c.await(partner, step + 1 + i);
             m.combine(op, acc, buffer(c, half, base + 1 + i, bufBytes, bytes), count);
         }
         if (idx < 2 * rem)
         {
-            c.putSignal(c.scratch, half + (base + 1 + k) * bufBytes, acc, leaders[idx - 1], 2 + k);
+            c.putSignal(c.scratch, half + (base + 1 + k) * bufBytes, acc, peers[idx - 1], step + 1 + k);
+        }
+    }
+
+    /** Scratch buffers per half of {@link #reduceSplit}'s exchange between nodes by recursive doubling. */
+    static int splitBuffers(final Hierarchy h)
+    {
+        return Reductions.rounds(h.groups().length) + 2;
+    }
+
+    /**
+     * Split (two-level, the node's members share the work; for groups whose members map each other's heaps):
+     * the elements are cut into {@code slices} slices (at most the smallest group's size) and member i of every
+     * group owns slice i. After the group's members signal their owners that their sources are ready, each owner
+     * loads its slice from every member's source of its group and combines them (no scratch, no copies through
+     * the network); the owners of the same slice on every group reduce it between groups, by recursive doubling
+     * through the scratch when the slice fits one buffer, else by a ring that lands in the owners' dest (each
+     * owner first tells the owner before it in the ring that its dest may be written); then each owner stores its
+     * slice of the result into every member's dest of its group and signals them. Only owners' messages cross
+     * nodes, and a node sends {@code slices} of them at once, each a {@code 1/slices} share of the data, where
+     * {@link #reduceChunk} sends all of it through one leader in scratch-sized chunks. In place is safe: slice i
+     * of any member's source is read only by owner i, before anything writes slice i of that member's dest.
+     *
+     * @param dests every member's copy of dest in this PE's group (group order), mapped
+     * @param srcs  every member's copy of src in this PE's group (group order), mapped
+     */
+    static void reduceSplit(final Channel c, final Hierarchy h, final ElementMath m, final ReduceOp op, final SymmetricArray<?> dest,
+        final MemorySegment[] dests, final MemorySegment[] srcs, final long count, final int slices, final long bufBytes)
+    {
+        c.next();
+        final long half = c.nextScratch();
+        final int[] group = h.group();
+        final int me = h.myIndex();
+        final int eb = m.bytes;
+        for (int i = 0; i < slices; i++)
+        {
+            if (i != me)
+            {
+                c.signal(group[i], 0); // this member's source is ready
+            }
+        }
+        if (me < slices)
+        {
+            for (int j = 0; j < group.length; j++)
+            {
+                if (j != me)
+                {
+                    c.await(group[j], 0);
+                }
+            }
+            final long lo = Reductions.from(count, slices, me);
+            final long len = Reductions.length(count, slices, me);
+            final long bytes = len * eb;
+            final MemorySegment acc = MemorySegment.ofArray(new long[(int)((bytes + 7) >>> 3)]).asSlice(0, bytes);
+            MemorySegment.copy(srcs[0], lo * eb, acc, 0, bytes);
+            for (int j = 1; j < group.length; j++)
+            {
+                m.combine(op, acc, srcs[j].asSlice(lo * eb, bytes), len);
+            }
+            final int[][] groups = h.groups();
+            final int[] peers = new int[groups.length];
+            for (int g = 0; g < groups.length; g++)
+            {
+                peers[g] = groups[g][me];
+            }
+            final MemorySegment result;
+            if ((count + slices - 1) / slices * eb <= bufBytes) // the largest slice fits a buffer: the same answer on every owner
+            {
+                recursiveDoubling(c, peers, h.groupIndex(), m, op, acc, half, 0, bufBytes, len, 2);
+                result = acc;
+            }
+            else
+            {
+                ringIntoDest(c, peers, h.groupIndex(), m, op, dest, lo, acc, len);
+                result = dests[me].asSlice(lo * eb, bytes);
+            }
+            for (int j = 0; j < group.length; j++)
+            {
+                if (j != me || result == acc)
+                {
+                    MemorySegment.copy(result, 0, dests[j], lo * eb, bytes);
+                }
+            }
+            c.ctx.fence(); // the stores are visible before the signals that announce them
+            for (int j = 0; j < group.length; j++)
+            {
+                if (j != me)
+                {
+                    c.signal(group[j], RELEASE);
+                }
+            }
+        }
+        for (int i = 0; i < slices; i++)
+        {
+            if (i != me)
+            {
+                c.await(group[i], RELEASE);
+            }
+        }
+    }
+
+    /**
+     * A ring reduction (reduce-scatter, then allgather) of {@code acc} among {@code peers} whose messages land in
+     * the peers' dest at {@code [lo, lo + len)}, where the result ends: no scratch, so no chunks. Each received
+     * block lands where no earlier message of the call is still unread (a block's partial sum arrives once, its
+     * result after the receiver forwarded its partial), and step 1 tells the peer before this one that this PE's
+     * dest may be written (it has left the previous collective and read its own source). Steps 1..2n-1.
+     */
+    private static void ringIntoDest(final Channel c, final int[] peers, final int idx, final ElementMath m, final ReduceOp op,
+        final SymmetricArray<?> dest, final long lo, final MemorySegment acc, final long len)
+    {
+        final int n = peers.length;
+        final int eb = m.bytes;
+        final int right = peers[(idx + 1) % n];
+        final int left = peers[(idx - 1 + n) % n];
+        final MemorySegment mine = dest.segment();
+        c.signal(left, 1);
+        c.await(right, 1);
+        for (int s = 0; s < n - 1; s++)
+        {
+            final int sb = (idx - s + n) % n;
+            c.putSignal(dest, lo + Reductions.from(len, n, sb), acc.asSlice(Reductions.from(len, n, sb) * eb, Reductions.length(len, n, sb) * eb),
+                right, 2 + s);
+            final int rb = (idx - s - 1 + n) % n;
+            c.await(left, 2 + s);
+            final long k = Reductions.length(len, n, rb);
+            final long at = Reductions.from(len, n, rb);
+            m.combine(op, acc.asSlice(at * eb, k * eb), mine.asSlice((lo + at) * eb, k * eb), k);
+        }
+        final int own = (idx + 1) % n;
+        MemorySegment.copy(acc, Reductions.from(len, n, own) * eb, mine, (lo + Reductions.from(len, n, own)) * eb,
+            Reductions.length(len, n, own) * eb);
+        for (int s = 0; s < n - 1; s++)
+        {
+            final int b = (own - s + n) % n;
+            final long at = lo + Reductions.from(len, n, b);
+            c.putSignal(dest, at, mine.asSlice(at * eb, Reductions.length(len, n, b) * eb), right, n + 1 + s);
+            c.await(left, n + 1 + s);
         }
     }
 }

@@ -15,8 +15,10 @@ import java.util.function.IntUnaryOperator;
  * @param leaderIndex this PE's index in {@code leaders}, or -1.
  * @param maxGroup    the largest group's size (sizes scratch buffers identically on every member).
  * @param leaderOf    the leader of every team PE's group.
+ * @param groups      every group's team PEs, ascending, in the order of {@code leaders}.
+ * @param groupIndex  the index of this PE's group in {@code groups}.
  */
-record Hierarchy(int[] group, int myIndex, int[] leaders, int leaderIndex, int maxGroup, int[] leaderOf)
+record Hierarchy(int[] group, int myIndex, int[] leaders, int leaderIndex, int maxGroup, int[] leaderOf, int[][] groups, int groupIndex)
 {
     static Hierarchy of(final int size, final int me, final IntUnaryOperator groupOf)
     {
@@ -36,21 +38,25 @@ record Hierarchy(int[] group, int myIndex, int[] leaders, int leaderIndex, int m
         }
         final int[] leaders = new int[groups.size()];
         final int[] leaderOf = new int[size];
+        final int[][] all = new int[groups.size()][];
         int maxGroup = 0;
         int[] mine = null;
         int leaderIndex = -1;
+        int groupIndex = -1;
         for (int i = 0; i < groups.size(); i++)
         {
             final List<Integer> g = groups.get(i);
             leaders[i] = g.get(0); // groups are filled in rank order, so the first is the lowest
             maxGroup = Math.max(maxGroup, g.size());
+            all[i] = g.stream().mapToInt(Integer::intValue).toArray();
             for (final int r : g)
             {
                 leaderOf[r] = g.get(0);
             }
             if (g.contains(me))
             {
-                mine = g.stream().mapToInt(Integer::intValue).toArray();
+                mine = all[i];
+                groupIndex = i;
                 leaderIndex = g.get(0) == me ? i : -1;
             }
         }
@@ -59,7 +65,18 @@ record Hierarchy(int[] group, int myIndex, int[] leaders, int leaderIndex, int m
         {
             myIndex++;
         }
-        return new Hierarchy(mine, myIndex, leaders, leaderIndex, maxGroup, leaderOf);
+        return new Hierarchy(mine, myIndex, leaders, leaderIndex, maxGroup, leaderOf, all, groupIndex);
+    }
+
+    /** @return the smallest group's size. */
+    int minGroup()
+    {
+        int min = Integer.MAX_VALUE;
+        for (final int[] g : groups)
+        {
+            min = Math.min(min, g.length);
+        }
+        return min;
     }
 
     /** @return true when the layout has more than one group and some group of more than one PE. */

@@ -277,12 +277,12 @@ final class Reductions
         }
     }
 
-    private static long from(final long count, final int n, final int block)
+    static long from(final long count, final int n, final int block)
     {
         return count * block / n;
     }
 
-    private static long length(final long count, final int n, final int block)
+    static long length(final long count, final int n, final int block)
     {
         return from(count, n, block + 1) - from(count, n, block);
     }

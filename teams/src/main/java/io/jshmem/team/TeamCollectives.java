@@ -34,6 +34,7 @@ final class TeamCollectives
     private final int myRank;
     private Hierarchy hierarchy;
     private Boolean allMapped;
+    private Boolean groupsMapped;
 
     TeamCollectives(final TeamImpl team, final TeamRegistry registry, final Channel channel, final int size, final int myRank)
     {
@@ -87,6 +88,31 @@ final class TeamCollectives
             allMapped = all;
         }
         return allMapped;
+    }
+
+    /**
+     * @return whether the members of every group of {@link #hierarchy()} map each other's heaps (every pair inside a
+     *         group p2p in the job's layout: the same answer on every member), the condition of the split reduction.
+     */
+    boolean groupsMapped()
+    {
+        if (groupsMapped == null)
+        {
+            final NodeLayout layout = registry.layout;
+            boolean all = true;
+            for (final int[] g : hierarchy().groups())
+            {
+                for (int a = 0; a < g.length && all; a++)
+                {
+                    for (int b = 0; b < g.length && all; b++)
+                    {
+                        all = layout.p2p(team.worldPe(g[a]), team.worldPe(g[b]));
+                    }
+                }
+            }
+            groupsMapped = all;
+        }
+        return groupsMapped;
     }
 
     // ------------------------------------------------------------------ checks
@@ -378,10 +404,17 @@ final class TeamCollectives
         }
         final long bytes = count * m.bytes;
         final Algorithm.Reduce alg = chosen(Choice.reduce(registry.reduceAlgorithm, size, bytes, hierarchy().isTwoLevel(),
-            allMapped(), channel.bufferBytes(size) >= m.bytes, registry.spareCores), bytes);
+            allMapped(), groupsMapped(), channel.bufferBytes(size) >= m.bytes, registry.spareCores), bytes);
+        if (alg == Algorithm.Reduce.SPLIT)
+        {
+            final Hierarchy h = hierarchy();
+            Hierarchical.reduceSplit(channel, h, m, op, dest, mapped(dest, h.group()), mapped(src, h.group()), count,
+                Choice.splitSlices(h.minGroup(), bytes, channel.bufferBytes(Hierarchical.splitBuffers(h))), channel.bufferBytes(Hierarchical.splitBuffers(h)));
+            return;
+        }
         if (alg == Algorithm.Reduce.DIRECT)
         {
-            Reductions.reduceDirect(channel, m, op, mapped(dest), mapped(src), count);
+            Reductions.reduceDirect(channel, m, op, mapped(dest, null), mapped(src, null), count);
             return;
         }
         final long bufBytes = channel.bufferBytes(alg == Algorithm.Reduce.HIERARCHICAL ? Hierarchical.buffers(hierarchy()) : Reductions.buffers(alg, size));
@@ -390,19 +423,25 @@ final class TeamCollectives
             chunk, bufBytes);
     }
 
-    /** @return every member's copy of {@code object} (team rank order); only when {@link #allMapped()}. */
-    private MemorySegment[] mapped(final SymmetricArray<?> object)
+    /**
+     * @param ranks the team PEs, or null for every member in team rank order
+     * @return those members' copies of {@code object}; only for members this PE maps ({@link #allMapped()}, or this
+     *         PE's group when {@link #groupsMapped()})
+     */
+    private MemorySegment[] mapped(final SymmetricArray<?> object, final int[] ranks)
     {
-        final MemorySegment[] all = new MemorySegment[size];
+        final int n = ranks == null ? size : ranks.length;
+        final MemorySegment[] all = new MemorySegment[n];
         final int me = team.worldPe(myRank);
-        for (int r = 0; r < size; r++)
+        for (int i = 0; i < n; i++)
         {
-            if (!registry.layout.p2p(me, channel.world(r)))
+            final int world = channel.world(ranks == null ? i : ranks[i]);
+            if (!registry.layout.p2p(me, world))
             {
-                throw new IllegalStateException(prefix + "direct reduction on " + team + " chose a member it does not map: WORLD pe " +
-                    channel.world(r) + " (" + registry.layout + ")");
+                throw new IllegalStateException(prefix + "reduction on " + team + " chose to load from a member it does not map: WORLD pe " +
+                    world + " (" + registry.layout + ")");
             }
-            all[r] = registry.host.ptr(object, channel.world(r));
+            all[i] = registry.host.ptr(object, world);
         }
         return all;
     }

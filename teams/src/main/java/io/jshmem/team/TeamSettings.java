@@ -40,7 +40,8 @@ public final class TeamSettings
             throw new ShmemException("SHMEM_TEAMS_MAX=" + slots + " must be between 3 (WORLD, SHARED, NODE) and " + TeamRegistry.MAX_SLOTS);
         }
         this.debug = config.isSet(ShmemOptions.DEBUG);
-        this.scratchBytes = config.get(ShmemOptions.TEAM_SCRATCH_SIZE);
+        this.scratchBytes = config.isSet(ShmemOptions.TEAM_SCRATCH_SIZE) ? config.get(ShmemOptions.TEAM_SCRATCH_SIZE)
+            : defaultScratch(config.get(ShmemOptions.SYMMETRIC_SIZE), config.get(ShmemOptions.TEAM_SCRATCH_SIZE));
         this.timeoutNs = config.get(ShmemOptions.COLLECTIVE_TIMEOUT_NS);
         this.groupSize = config.get(ShmemOptions.TEAM_GROUP_SIZE);
         this.sync = Algorithm.parse(config, ShmemOptions.BARRIER_ALGORITHM, Algorithm.Sync.class);
@@ -52,6 +53,19 @@ public final class TeamSettings
         this.scan = Algorithm.parse(config, ShmemOptions.SCAN_ALGORITHM, Algorithm.Scan.class);
         this.testNodeLayout = config.env(NodeLayout.TEST_VARIABLE);
     }
+
+    /**
+     * @return the scratch per slot when SHMEM_TEAM_SCRATCH_SIZE is not set: its default (256K) on heaps of 128M and
+     *         more, else a 512th of the heap, at least {@link #MIN_DEFAULT_SCRATCH}, so that small heaps keep room
+     *         for the program after the slots ({@code SHMEM_TEAMS_MAX} of them)
+     */
+    static long defaultScratch(final long heapBytes, final long optionDefault)
+    {
+        return Math.min(optionDefault, Math.max(MIN_DEFAULT_SCRATCH, heapBytes / 512));
+    }
+
+    /** The least default scratch per slot (on small heaps). */
+    static final long MIN_DEFAULT_SCRATCH = 32 << 10;
 
     /**
      * @param config the job's configuration.

@@ -38,7 +38,8 @@ class ChoiceTest
                             {
                                 assertNotEquals(Algorithm.Reduce.LINEAR, notMapped, "linear needs a buffer per member");
                             }
-                            if (forced != Algorithm.Reduce.AUTO && forced != Algorithm.Reduce.DIRECT && (fits || forced != Algorithm.Reduce.LINEAR))
+                            if (forced != Algorithm.Reduce.AUTO && forced != Algorithm.Reduce.DIRECT && forced != Algorithm.Reduce.SPLIT &&
+                                (fits || forced != Algorithm.Reduce.LINEAR))
                             {
                                 assertEquals(forced, notMapped, "forced algorithms are kept");
                             }
@@ -129,5 +130,33 @@ class ChoiceTest
                 }
             }
         }
+    }
+
+    @Test
+    void teamsOfSeveralMappedNodesReduceBySplitAndAForcedSplitFallsBack()
+    {
+        for (final long bytes : new long[] {8, 4096, 1 << 20})
+        {
+            assertEquals(Algorithm.Reduce.SPLIT, Choice.reduce(Algorithm.Reduce.AUTO, 16, bytes, true, false, true, true, false));
+            assertEquals(Algorithm.Reduce.SPLIT, Choice.reduce(Algorithm.Reduce.SPLIT, 16, bytes, true, true, true, true, false),
+                "forced split on groups of one node");
+            assertEquals(Algorithm.Reduce.HIERARCHICAL, Choice.reduce(Algorithm.Reduce.SPLIT, 16, bytes, true, false, false, true, false),
+                "groups whose members do not map each other");
+            assertNotEquals(Algorithm.Reduce.SPLIT, Choice.reduce(Algorithm.Reduce.SPLIT, 16, bytes, false, true, true, true, false),
+                "one group");
+            assertNotEquals(Algorithm.Reduce.SPLIT, Choice.reduce(Algorithm.Reduce.AUTO, 16, bytes, true, false, false, true, false));
+        }
+    }
+
+    @Test
+    void splitSlicesUseOneOwnerWhileTheWholeFitsABufferAndEveryOwnerFromTheThreshold()
+    {
+        assertEquals(1, Choice.splitSlices(8, 8, 26_000));
+        assertEquals(1, Choice.splitSlices(8, 16 << 10, 26_000));
+        assertEquals(3, Choice.splitSlices(8, 64 << 10, 26_000));
+        assertEquals(8, Choice.splitSlices(8, Choice.SPLIT_ALL_OWNERS_MIN_BYTES, 26_000));
+        assertEquals(3, Choice.splitSlices(3, 1 << 20, 26_000), "never more than the smallest node");
+        assertEquals(1, Choice.splitSlices(1, 64 << 10, 100), "a node of one PE: one owner");
+        assertEquals(8, Choice.splitSlices(8, 4096, 0), "no scratch: every owner (the ring needs none)");
     }
 }
