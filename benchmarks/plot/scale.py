@@ -282,15 +282,18 @@ def raw_lines(raw, name):
         return [line.rstrip("\n") for line in fh if line.strip()]
 
 
-def default_transport(raw):
-    lines = raw_lines(raw, "default-transport.txt")
-    return lines[0].strip() if lines else "proxy"
+def default_transport(raws):
+    for raw in raws:
+        lines = raw_lines(raw, "default-transport.txt")
+        if lines:
+            return lines[0].strip()
+    return "proxy"
 
 
-def mode_jobs(raw):
-    """Every job folder (<side>-<N>) with its job.txt, sorted by N and side."""
+def mode_jobs(raws):
+    """Every job folder (<side>-<N>) of every raw folder with its job.txt, sorted by N and side."""
     jobs = []
-    for d in glob.glob(os.path.join(raw, "*-*")):
+    for d in [d for raw in raws for d in sorted(glob.glob(os.path.join(raw, "*-*")))]:
         if not os.path.isfile(os.path.join(d, "job.txt")):
             continue
         job = read_job(os.path.join(d, "job.txt"))
@@ -343,13 +346,18 @@ def sides_of(jobs):
     return jsides, any(j["side"] == "oshmem" for j in jobs)
 
 
-def coll_report(raw, png):
-    jobs = mode_jobs(raw)
-    dflt = default_transport(raw)
+def coll_report(raws, png):
+    jobs = mode_jobs(raws)
+    dflt = default_transport(raws)
     jsides, native = sides_of(jobs)
     ns = sorted({j["npes"] for j in jobs})
-    by = {(j["side"], j["npes"]): j for j in jobs}
-    data = {(j["side"], j["npes"]): read_coll_csv(os.path.join(j["dir"], "coll.csv")) for j in jobs if ok(j)}
+    # several raw folders (e.g. one run per --only) merge: a (side, N) has the rows of every job of it that ran
+    by, data = {}, {}
+    for j in jobs:
+        key = (j["side"], j["npes"])
+        by.setdefault(key, []).append(j)
+        if ok(j):
+            data.setdefault(key, {}).update(read_coll_csv(os.path.join(j["dir"], "coll.csv")))
     names = [b for b, _ in COLLECTIVES]
     seen = []
     for d in data.values():
@@ -371,13 +379,16 @@ def coll_report(raw, png):
     counts = {}  # (collective, N) -> (at or under, of)
 
     def value(side, n, key):
-        j = by.get((side, n))
-        if j is None:
+        js = by.get((side, n))
+        if not js:
             return None, "·"
-        if not ok(j):
-            return None, "✗"
         v = data.get((side, n), {}).get(key)
-        return v, ("–" if v is None else f(v))
+        if v is not None:
+            return v, f(v)
+        # no value: ✗ where a job of this (side, N) that would have measured the row failed
+        if any(not ok(j) and j.get("only", "") in key[0] for j in js):
+            return None, "✗"
+        return None, "–"
 
     for bench, slug in colls:
         sizes = sorted({k[1] for d in data.values() for k in d if k[0] == bench})
@@ -421,19 +432,24 @@ def coll_report(raw, png):
         lines = ["No ratio: the default transport between hosts (%s) was not among the jshmem sides run (%s)." %
                  (dflt, ", ".join(jsides) or "none"), ""] + lines
     lines += ["### Jobs", ""] + jobs_table(jobs, order)
-    # a long CSV of every cell, for other tools
-    with open(os.path.join(raw, "scale-coll.csv"), "w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(["side", "npes", "benchmark", "size", "median_us"])
-        for (side, n), d in sorted(data.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-            for (b, s), v in d.items():
-                w.writerow([side, n, b, s, "%.4f" % v])
+    # a long CSV of every cell, for other tools (in the raw folder, when there is one)
+    if len(raws) == 1:
+        write_coll_csv(os.path.join(raws[0], "scale-coll.csv"), data)
     charts = []
     if png and data:
         charts = coll_charts(colls, data, order, png)
     if png and not charts:
         lines = [l for l in lines if not l.startswith("![")]
     return lines
+
+
+def write_coll_csv(path, data):
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["side", "npes", "benchmark", "size", "median_us"])
+        for (side, n), d in sorted(data.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+            for (b, s), v in d.items():
+                w.writerow([side, n, b, s, "%.4f" % v])
 
 
 def coll_png(png, slug):
@@ -516,17 +532,20 @@ def parse_isx(path):
     return rows, verdict, keysum, keys
 
 
-def isx_report(raw, png):
-    jobs = mode_jobs(raw)
-    dflt = default_transport(raw)
+def isx_report(raws, png):
+    jobs = mode_jobs(raws)
+    dflt = default_transport(raws)
     jsides, native = sides_of(jobs)
     order = jsides + (["oshmem"] if native else [])
     ns = sorted({j["npes"] for j in jobs})
     res = {}
-    for j in jobs:
+    for j in jobs:  # several raw folders merge: a good job of a (side, N) wins over a failed one, a later one over an earlier
         rows, verdict, keysum, keys = parse_isx(os.path.join(j["dir"], "out.txt"))
-        res[(j["side"], j["npes"])] = {"job": j, "rows": rows, "verdict": verdict, "keysum": keysum, "keys": keys,
-                                       "good": ok(j) and verdict == "PASS" and "TOTAL" in rows}
+        r = {"job": j, "rows": rows, "verdict": verdict, "keysum": keysum, "keys": keys,
+             "good": ok(j) and verdict == "PASS" and "TOTAL" in rows}
+        key = (j["side"], j["npes"])
+        if key not in res or r["good"] or not res[key]["good"]:
+            res[key] = r
     ratio_side = dflt if dflt in jsides else (jsides[0] if jsides else None)
 
     def ms(side, n, phase, col):
@@ -615,8 +634,13 @@ def isx_chart(res, order, png):
 
 
 def mode_main(a):
-    headers = a.header or raw_lines(a.raw, "headers.txt")
-    notes = a.note or raw_lines(a.raw, "notes.txt")
+    def lines_of(name):
+        out = []
+        for raw in a.raw:
+            out += [l for l in raw_lines(raw, name) if l not in out]
+        return out
+    headers = a.header or lines_of("headers.txt")
+    notes = a.note or lines_of("notes.txt")
     title = "benchmarks/scale --collectives" if a.mode == "coll" else "benchmarks/scale --isx (ISx weak scaling)"
     lines = ["# " + title, ""] + ["- " + h for h in headers] + [""]
     body = coll_report(a.raw, a.png) if a.mode == "coll" else isx_report(a.raw, a.png)
@@ -632,7 +656,7 @@ def mode_main(a):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--raw")
+    ap.add_argument("--raw", action="append", help="a raw folder; --mode coll|isx: repeat it to merge several runs")
     ap.add_argument("--md")
     ap.add_argument("--csv")
     ap.add_argument("--png")
@@ -653,6 +677,7 @@ def main():
         return 0 if chart(read_csv(a.redraw), a.png, a.title) else 1
     if not a.raw or not a.md:
         ap.error("--raw and --md are required")
+    a.raw = a.raw[-1]
     rows = sorted((aggregate(d) for d in glob.glob(os.path.join(a.raw, "*-*")) if os.path.isfile(os.path.join(d, "job.txt"))),
                   key=side_key)
     lines = ["# benchmarks/scale", ""] + ["- " + h for h in a.header] + [""]
