@@ -21,7 +21,8 @@
  * negligible next to the transfer. Both are printed as "# note:" lines (repeated by compare-native).
  *
  * Build: oshcc -O2 -o shmem_coll shmem_coll.c    (or: make -C benchmarks/native)
- * Run:   oshrun -np 4 ./shmem_coll [--reps N] [--warmup N] [--quick] [--csv FILE]
+ * Run:   oshrun -np 4 ./shmem_coll [--reps N] [--warmup N] [--quick] [--only TEXT] [--csv FILE]
+ * --only runs only the rows whose name contains TEXT (e.g. reduce), as CollectivesBench's --only.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -60,6 +61,7 @@ static long timing_psync[SYNC_SIZE_MAX];
 static void *src;
 static void *dest;
 static long cur_size;
+static const char *only = ""; /* --only TEXT: only the rows whose name contains TEXT */
 
 
 /* CollectivesBench.iters */
@@ -105,6 +107,10 @@ static void op_alltoall(void)
 /* Every PE times iters calls; PE 0 records the slowest PE's average in microseconds. */
 static void measure(const char *name, long size, int iters, void (*op)(void))
 {
+    if (strstr(name, only) == NULL)
+    {
+        return;
+    }
     cur_size = size;
     shmem_barrier_all();
     const int warm = iters / 10 > 5 ? iters / 10 : 5;
@@ -168,6 +174,25 @@ int main(int argc, char **argv)
     int reps = 5;
     int warmup = 3;
     const char *csv = NULL;
+    /* --only TEXT is this program's own option (CollectivesBench's); the others are bench_results.h's */
+    int kept = 1;
+    for (int i = 1; i < argc; i++)
+    {
+        if (strcmp(argv[i], "--only") == 0)
+        {
+            if (i + 1 == argc)
+            {
+                fprintf(stderr, "shmem_coll: --only needs TEXT (a part of a row's name, e.g. reduce)\n");
+                return 2;
+            }
+            only = argv[++i];
+        }
+        else
+        {
+            argv[kept++] = argv[i];
+        }
+    }
+    argc = kept;
     bench_parse_args(argc, argv, &reps, &warmup, &csv);
     if (SHMEM_BARRIER_SYNC_SIZE > SYNC_SIZE_MAX || SHMEM_BCAST_SYNC_SIZE > SYNC_SIZE_MAX || SHMEM_COLLECT_SYNC_SIZE > SYNC_SIZE_MAX
         || SHMEM_REDUCE_SYNC_SIZE > SYNC_SIZE_MAX || SHMEM_ALLTOALL_SYNC_SIZE > SYNC_SIZE_MAX)

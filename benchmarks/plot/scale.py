@@ -14,11 +14,22 @@ sockets, and writes:
 
 Usage: scale.py --raw DIR --md OUT [--csv OUT] [--png OUT] [--cores C] [--header TEXT]... [--note TEXT]...
        scale.py --redraw CSV --png OUT
+       scale.py --mode coll|isx --raw DIR --md OUT [--png OUT]
+
+--mode coll reads benchmarks/scale --collectives' raw folder (a coll.csv per job: CollectivesBench's or shmem_coll's
+--csv) and writes a table per collective (rows: benchmark and size; columns: N; cells: µs per side and the ratio of
+jshmem's default transport to OSHMEM), the rows at or under 1.0x per N, the jobs, and one PNG per collective
+(OUT less .png, then -<collective>.png: a log-log panel of µs against N per size, a line per side). --mode isx reads
+benchmarks/scale --isx's (out.txt per job: ISx's timing rows and verdict) and writes time against N per side, the
+ratio, the phases, the jobs and a weak-scaling PNG. Both take their header lines from the folder's headers.txt and
+notes.txt (benchmarks/scale writes them) unless --header/--note are given, so the same file and charts can be drawn
+again later, elsewhere, from the raw folder alone (e.g. where the runs had no matplotlib).
 """
 import argparse
 import csv
 import glob
 import os
+import re
 import statistics
 import sys
 
@@ -256,24 +267,417 @@ def chart(rows, png, title):
     return True
 
 
+# ---------------------------------------------------------------------------------------------------------------------
+# --mode coll: benchmarks/scale --collectives (CollectivesBench and shmem_coll at every N, a coll.csv per job)
+# ---------------------------------------------------------------------------------------------------------------------
+COLLECTIVES = [("barrier (team sync)", "barrier"), ("broadcast", "broadcast"), ("sum reduce (longs)", "sum-reduce"),
+               ("fcollect (bytes per PE)", "fcollect"), ("alltoall (bytes per PE pair)", "alltoall")]
+
+
+def raw_lines(raw, name):
+    path = os.path.join(raw, name)
+    if not os.path.isfile(path):
+        return []
+    with open(path, errors="replace") as fh:
+        return [line.rstrip("\n") for line in fh if line.strip()]
+
+
+def default_transport(raws):
+    for raw in raws:
+        lines = raw_lines(raw, "default-transport.txt")
+        if lines:
+            return lines[0].strip()
+    return "proxy"
+
+
+def mode_jobs(raws):
+    """Every job folder (<side>-<N>) of every raw folder with its job.txt, sorted by N and side."""
+    jobs = []
+    for d in [d for raw in raws for d in sorted(glob.glob(os.path.join(raw, "*-*")))]:
+        if not os.path.isfile(os.path.join(d, "job.txt")):
+            continue
+        job = read_job(os.path.join(d, "job.txt"))
+        job["npes"] = int(job.get("npes", 0))
+        job["dir"] = d
+        job.setdefault("side", "?")
+        job.setdefault("status", "?")
+        job.setdefault("error", "")
+        jobs.append(job)
+    return sorted(jobs, key=side_key)
+
+
+def read_coll_csv(path):
+    """CollectivesBench's / shmem_coll's --csv: benchmark,size,unit,median,min,max,values -> {(benchmark, size): median}."""
+    out = {}
+    if not os.path.isfile(path):
+        return out
+    with open(path, errors="replace") as fh:
+        for d in csv.DictReader(fh):
+            m = num(d.get("median"))
+            if m is not None and d.get("benchmark"):
+                out[(d["benchmark"], int(d.get("size") or 0))] = m
+    return out
+
+
+def size_name(b):
+    if b == 0:
+        return "–"
+    for unit, div in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if b >= div and b % div == 0:
+            return "%d %s" % (b // div, unit)
+    return "%d B" % b
+
+
+def jobs_table(jobs, sides):
+    out = ["| PEs | hosts | side | status | launch→exit s | first error line |", "|---:|---:|---|---|---:|---|"]
+    for j in jobs:
+        t = num(j.get("launch_to_exit_ms"))
+        err = j.get("error", "").replace("|", "\\|")
+        if len(err) > 200:
+            err = err[:197] + "..."
+        status = j["status"] if ok(j) else "**%s**" % j["status"]
+        out.append("| %d | %s | %s | %s | %s | %s |" % (j["npes"], j.get("hosts", "?"), side_name(j["side"]), status,
+                                                       f(t / 1000) if t else "–", err))
+    return out
+
+
+def sides_of(jobs):
+    jsides = sorted({j["side"] for j in jobs if j["side"] != "oshmem"}, key=lambda s: SIDES_ORDER.index(s) if s in SIDES_ORDER else 99)
+    return jsides, any(j["side"] == "oshmem" for j in jobs)
+
+
+def coll_report(raws, png):
+    jobs = mode_jobs(raws)
+    dflt = default_transport(raws)
+    jsides, native = sides_of(jobs)
+    ns = sorted({j["npes"] for j in jobs})
+    # several raw folders (e.g. one run per --only) merge: a (side, N) has the rows of every job of it that ran
+    by, data = {}, {}
+    for j in jobs:
+        key = (j["side"], j["npes"])
+        by.setdefault(key, []).append(j)
+        if ok(j):
+            data.setdefault(key, {}).update(read_coll_csv(os.path.join(j["dir"], "coll.csv")))
+    names = [b for b, _ in COLLECTIVES]
+    seen = []
+    for d in data.values():
+        for (b, _s) in d:
+            if b not in names and b not in seen:
+                seen.append(b)
+    colls = [(b, s) for b, s in COLLECTIVES] + [(b, re.sub(r"[^a-z0-9]+", "-", b.lower()).strip("-")) for b in seen]
+    colls = [(b, slug) for b, slug in colls if any(k[0] == b for d in data.values() for k in d)]
+    ratio_side = dflt if dflt in jsides else None
+    order = jsides + (["oshmem"] if native else [])
+    lines = []
+    lines.append("Each cell: " + " / ".join(("jshmem %s µs" % s) + (" (default)" if s == dflt else "") for s in jsides) +
+                 (" / OSHMEM µs" if native else "") +
+                 (" · **ratio** jshmem %s ÷ OSHMEM (the transport SHMEM_TRANSPORT unset picks between hosts; bold: at or under 1.0x, "
+                  "jshmem as fast or faster)" % ratio_side if ratio_side and native else "") +
+                 ". µs: the median over the repetitions of the slowest PE's mean per call; ✗: the job failed (see Jobs); "
+                 "–: no such row.")
+    lines.append("")
+    counts = {}  # (collective, N) -> (at or under, of)
+
+    def value(side, n, key):
+        js = by.get((side, n))
+        if not js:
+            return None, "·"
+        v = data.get((side, n), {}).get(key)
+        if v is not None:
+            return v, f(v)
+        # no value: ✗ where a job of this (side, N) that would have measured the row failed
+        if any(not ok(j) and j.get("only", "") in key[0] for j in js):
+            return None, "✗"
+        return None, "–"
+
+    for bench, slug in colls:
+        sizes = sorted({k[1] for d in data.values() for k in d if k[0] == bench})
+        lines.append("### %s" % bench)
+        lines.append("")
+        lines.append("| size | " + " | ".join("N = %d" % n for n in ns) + " |")
+        lines.append("|---|" + "---:|" * len(ns))
+        for size in sizes:
+            cells = [size_name(size)]
+            for n in ns:
+                parts = [value(s, n, (bench, size))[1] for s in order]
+                cell = " / ".join(parts)
+                if ratio_side and native:
+                    a, _ = value(ratio_side, n, (bench, size))
+                    b, _ = value("oshmem", n, (bench, size))
+                    if a is not None and b:
+                        r = a / b
+                        at, of = counts.get((bench, n), (0, 0))
+                        counts[(bench, n)] = (at + (1 if r <= 1.0 else 0), of + 1)
+                        cell += " · " + ("**%.2fx**" % r if r <= 1.0 else "%.2fx" % r)
+                cells.append(cell)
+            lines.append("| " + " | ".join(cells) + " |")
+        lines.append("")
+        if png:
+            lines.append("![%s against N](%s)" % (bench, os.path.basename(coll_png(png, slug))))
+            lines.append("")
+    if counts:
+        summary = ["### Rows at or under 1.0x (jshmem %s ÷ OSHMEM), per N" % ratio_side, "",
+                   "| collective | " + " | ".join("N = %d" % n for n in ns) + " |", "|---|" + "---:|" * len(ns)]
+        for bench, _ in colls:
+            summary.append("| %s | " % bench + " | ".join(
+                ("%d of %d" % counts[(bench, n)]) if (bench, n) in counts else "–" for n in ns) + " |")
+        tot = []
+        for n in ns:
+            at = sum(counts[(b, n)][0] for b, _ in colls if (b, n) in counts)
+            of = sum(counts[(b, n)][1] for b, _ in colls if (b, n) in counts)
+            tot.append("**%d of %d**" % (at, of) if of else "–")
+        summary.append("| all rows | " + " | ".join(tot) + " |")
+        lines = summary + [""] + lines
+    elif native and not ratio_side:
+        lines = ["No ratio: the default transport between hosts (%s) was not among the jshmem sides run (%s)." %
+                 (dflt, ", ".join(jsides) or "none"), ""] + lines
+    lines += ["### Jobs", ""] + jobs_table(jobs, order)
+    # a long CSV of every cell, for other tools (in the raw folder, when there is one)
+    if len(raws) == 1:
+        write_coll_csv(os.path.join(raws[0], "scale-coll.csv"), data)
+    charts = []
+    if png and data:
+        charts = coll_charts(colls, data, order, png)
+    if png and not charts:
+        lines = [l for l in lines if not l.startswith("![")]
+    return lines
+
+
+def write_coll_csv(path, data):
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["side", "npes", "benchmark", "size", "median_us"])
+        for (side, n), d in sorted(data.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+            for (b, s), v in d.items():
+                w.writerow([side, n, b, s, "%.4f" % v])
+
+
+def coll_png(png, slug):
+    base = png[:-4] if png.endswith(".png") else png
+    return "%s-%s.png" % (base, slug)
+
+
+def coll_charts(colls, data, order, png):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        import matplotlib.ticker
+    except ImportError:
+        print("scale.py: no matplotlib: charts %s-*.png skipped (tables only; draw them later with --mode coll --raw DIR)" %
+              png[:-4], file=sys.stderr)
+        return []
+    written = []
+    for bench, slug in colls:
+        sizes = sorted({k[1] for d in data.values() for k in d if k[0] == bench})
+        cols = min(6, len(sizes))
+        nrows = (len(sizes) + cols - 1) // cols
+        fig, axes = plt.subplots(nrows, cols, figsize=(max(7.5, 3.3 * cols), 2.9 * nrows + 0.4), squeeze=False)
+        ns = sorted({n for (_s, n) in data})
+        for ax, size in zip(axes.flat, sizes):
+            for s in order:
+                pts = sorted((n, d[(bench, size)]) for (side, n), d in data.items()
+                             if side == s and (bench, size) in d and d[(bench, size)] > 0)
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", markersize=3, label=side_name(s),
+                            linestyle="--" if s == "oshmem" else "-", color=COLORS.get(s))
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.set_xticks(ns)
+            ax.set_xticklabels([str(n) for n in ns], fontsize=6)
+            ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+            ax.set_title(size_name(size) if size else bench, fontsize=8)
+            ax.set_xlabel("PEs", fontsize=7)
+            ax.set_ylabel("µs per call", fontsize=7)
+            ax.tick_params(labelsize=6)
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=6)
+        for ax in list(axes.flat)[len(sizes):]:
+            ax.axis("off")
+        fig.suptitle("benchmarks/scale --collectives: %s\nµs per call against N (log-log), one panel per size" % bench, fontsize=9)
+        fig.tight_layout()
+        out = coll_png(png, slug)
+        fig.savefig(out, dpi=100)
+        plt.close(fig)
+        written.append(out)
+    return written
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# --mode isx: benchmarks/scale --isx (the isx example and benchmarks/native/isx at every N, out.txt per job)
+# ---------------------------------------------------------------------------------------------------------------------
+ISX_PHASES = ["TOTAL", "ATA_KEYS", "MAKE_INPUT", "COUNT_BUCKET_SIZES", "BUCKETIZE", "COMPUTE_OFFSETS", "LOCAL_SORT"]
+ISX_ROW = re.compile(r"^\s+(%s)\s+([0-9.]+)\s+([0-9.]+)\s*$" % "|".join(ISX_PHASES))
+ISX_VERDICT = re.compile(r"ISx verification: (PASS|FAIL) on (\d+) PEs: .*\(key sum (-?\d+)\)")
+ISX_KEYS = re.compile(r"Number of Keys per PE: (\d+)")
+
+
+def parse_isx(path):
+    """{phase: (avg per PE s, slowest PE s)}, verdict, key sum, keys per PE of one job's output."""
+    rows, verdict, keysum, keys = {}, None, None, None
+    if not os.path.isfile(path):
+        return rows, verdict, keysum, keys
+    with open(path, errors="replace") as fh:
+        for line in fh:
+            line = re.sub(r"^\[pe \d+\] ", "", line.rstrip("\n"))
+            m = ISX_ROW.match(line)
+            if m:
+                rows[m.group(1)] = (float(m.group(2)), float(m.group(3)))
+            m = ISX_VERDICT.search(line)
+            if m:
+                verdict, keysum = m.group(1), int(m.group(3))
+            m = ISX_KEYS.search(line)
+            if m:
+                keys = int(m.group(1))
+    return rows, verdict, keysum, keys
+
+
+def isx_report(raws, png):
+    jobs = mode_jobs(raws)
+    dflt = default_transport(raws)
+    jsides, native = sides_of(jobs)
+    order = jsides + (["oshmem"] if native else [])
+    ns = sorted({j["npes"] for j in jobs})
+    res = {}
+    for j in jobs:  # several raw folders merge: a good job of a (side, N) wins over a failed one, a later one over an earlier
+        rows, verdict, keysum, keys = parse_isx(os.path.join(j["dir"], "out.txt"))
+        r = {"job": j, "rows": rows, "verdict": verdict, "keysum": keysum, "keys": keys,
+             "good": ok(j) and verdict == "PASS" and "TOTAL" in rows}
+        key = (j["side"], j["npes"])
+        if key not in res or r["good"] or not res[key]["good"]:
+            res[key] = r
+    ratio_side = dflt if dflt in jsides else (jsides[0] if jsides else None)
+
+    def ms(side, n, phase, col):
+        r = res.get((side, n))
+        if r is None:
+            return None, "·"
+        if not r["good"]:
+            return None, "✗"
+        v = r["rows"].get(phase)
+        return (v[col] * 1e3, "%.1f" % (v[col] * 1e3)) if v else (None, "–")
+
+    lines = ["Times in ms per timed iteration (ISx's mean over the timed iterations, after one burn-in): 'avg' = the mean over "
+             "the PEs (ISx's 'Average total time (per PE)' for TOTAL), 'slowest' = the PE with the largest mean; ATA_KEYS = "
+             "the all-to-all key exchange. ✗: the job failed, timed out, was not run or failed its verification (see Jobs). "
+             "'same keys': both sides' sum of every key after the exchange agree.", ""]
+    head = ["PEs", "hosts", "keys/PE"] + ["%s TOTAL avg" % side_name(s) for s in order]
+    if native and ratio_side:
+        head += ["jshmem %s ÷ OSHMEM" % ratio_side]
+    head += ["%s TOTAL slowest" % side_name(s) for s in order] + ["%s ATA_KEYS avg" % side_name(s) for s in order]
+    head += ["verified (%s)" % " / ".join(side_name(s) for s in order), "same keys"]
+    lines.append("| " + " | ".join(head) + " |")
+    lines.append("|" + "---:|" * 3 + "---:|" * (len(head) - 5) + "---|---|")
+    for n in ns:
+        hosts = next((r["job"].get("hosts", "?") for (s, m), r in res.items() if m == n), "?")
+        keys = sorted({r["keys"] for (s, m), r in res.items() if m == n and r["keys"]})
+        cells = [str(n), hosts, "/".join(map(str, keys)) or "–"]
+        cells += [ms(s, n, "TOTAL", 0)[1] for s in order]
+        if native and ratio_side:
+            a, _ = ms(ratio_side, n, "TOTAL", 0)
+            b, _ = ms("oshmem", n, "TOTAL", 0)
+            cells.append(("**%.2fx**" % (a / b) if a / b <= 1.0 else "%.2fx" % (a / b)) if a is not None and b else "–")
+        cells += [ms(s, n, "TOTAL", 1)[1] for s in order] + [ms(s, n, "ATA_KEYS", 0)[1] for s in order]
+        cells.append(" / ".join((res[(s, n)]["verdict"] or "no verdict") if (s, n) in res else "·" for s in order))
+        sums = {res[(s, n)]["keysum"] for s in order if (s, n) in res and res[(s, n)]["keysum"] is not None}
+        cells.append("yes" if len(sums) == 1 and sum(1 for s in order if (s, n) in res and res[(s, n)]["keysum"] is not None) > 1
+                     else ("**no**" if len(sums) > 1 else "–"))
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    lines.append("Every phase (avg per PE, ms; " + " \\| ".join(side_name(s) for s in order) + "):")
+    lines.append("")
+    lines.append("| PEs | " + " | ".join(ISX_PHASES) + " |")
+    lines.append("|---:|" + "---|" * len(ISX_PHASES))
+    for n in ns:
+        lines.append("| %d | " % n + " | ".join(" \\| ".join(ms(s, n, p, 0)[1] for s in order) for p in ISX_PHASES) + " |")
+    lines.append("")
+    charted = png and any(r["good"] for r in res.values()) and isx_chart(res, order, png)
+    if charted:
+        lines += ["![ISx weak scaling](%s)" % os.path.basename(png), ""]
+    lines += ["### Jobs", ""] + jobs_table(jobs, order)
+    return lines
+
+
+def isx_chart(res, order, png):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("scale.py: no matplotlib: chart %s skipped (tables only; draw it later with --mode isx --raw DIR)" % png, file=sys.stderr)
+        return False
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    ns = sorted({n for (_s, n) in res})
+    for ax, phase, title in ((axes[0], "TOTAL", "ISx TOTAL per iteration (s): avg over PEs (solid), slowest PE (dotted)"),
+                             (axes[1], "ATA_KEYS", "all-to-all key exchange, ATA_KEYS (s, avg over PEs)")):
+        for s in order:
+            pts = sorted((n, r["rows"][phase]) for (side, n), r in res.items() if side == s and r["good"] and phase in r["rows"])
+            if not pts:
+                continue
+            ax.plot([p[0] for p in pts], [p[1][0] for p in pts], marker="o", label=side_name(s),
+                    linestyle="--" if s == "oshmem" else "-", color=COLORS.get(s))
+            if phase == "TOTAL":
+                ax.plot([p[0] for p in pts], [p[1][1] for p in pts], linestyle=":", color=COLORS.get(s), alpha=0.7)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xticks(ns)
+        ax.set_xticklabels([str(n) for n in ns], fontsize=7)
+        ax.set_xlabel("PEs (weak scaling: the same keys per PE)", fontsize=8)
+        ax.set_title(title, fontsize=8)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle("benchmarks/scale --isx: time against PEs, jshmem and OSHMEM", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def mode_main(a):
+    def lines_of(name):
+        out = []
+        for raw in a.raw:
+            out += [l for l in raw_lines(raw, name) if l not in out]
+        return out
+    headers = a.header or lines_of("headers.txt")
+    notes = a.note or lines_of("notes.txt")
+    title = "benchmarks/scale --collectives" if a.mode == "coll" else "benchmarks/scale --isx (ISx weak scaling)"
+    lines = ["# " + title, ""] + ["- " + h for h in headers] + [""]
+    body = coll_report(a.raw, a.png) if a.mode == "coll" else isx_report(a.raw, a.png)
+    lines += body
+    if notes:
+        lines += [""] + ["Note: " + n for n in notes]
+    text = "\n".join(lines) + "\n"
+    with open(a.md, "w") as fh:
+        fh.write(text)
+    sys.stdout.write(text)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--raw")
+    ap.add_argument("--raw", action="append", help="a raw folder; --mode coll|isx: repeat it to merge several runs")
     ap.add_argument("--md")
     ap.add_argument("--csv")
     ap.add_argument("--png")
     ap.add_argument("--redraw")
+    ap.add_argument("--mode", choices=["scale", "coll", "isx"], default="scale")
     ap.add_argument("--cores", type=int, default=os.cpu_count())
     ap.add_argument("--title", default="benchmarks/scale: cost against the number of PEs (log-log)")
     ap.add_argument("--header", action="append", default=[])
     ap.add_argument("--note", action="append", default=[])
     a = ap.parse_args()
+    if a.mode != "scale":
+        if not a.raw or not a.md:
+            ap.error("--mode %s needs --raw and --md" % a.mode)
+        return mode_main(a)
     if a.redraw:
         if not a.png:
             ap.error("--redraw needs --png")
         return 0 if chart(read_csv(a.redraw), a.png, a.title) else 1
     if not a.raw or not a.md:
         ap.error("--raw and --md are required")
+    a.raw = a.raw[-1]
     rows = sorted((aggregate(d) for d in glob.glob(os.path.join(a.raw, "*-*")) if os.path.isfile(os.path.join(d, "job.txt"))),
                   key=side_key)
     lines = ["# benchmarks/scale", ""] + ["- " + h for h in a.header] + [""]
