@@ -5,6 +5,8 @@ import io.jshmem.ShmemTimeoutException;
 import io.jshmem.SignalOp;
 import io.jshmem.SymmetricLongs;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.Map;
 import java.util.SplittableRandom;
 
@@ -15,7 +17,10 @@ import java.util.SplittableRandom;
  * Each round every PE puts a tag of the round into its right neighbour's slot (blocking, nbi, or put-with-signal,
  * chosen per PE and round), reads its left neighbour's counter word with a get, takes a ticket from PE 0 and the
  * last PE with fetch_add, adds to a random PE's counter with a non-fetching add and bumps a random word with
- * compare_swap; then every PE runs the round's collective (the same sequence on every PE: barrier_all, sync_all
+ * compare_swap; now and then it floods random PEs with small nbi puts and its right neighbour with a 64 KiB nbi put (as
+ * RemoteBench's put rate and bandwidth rows do); in one round of eight (the same on every PE) PE 0 alone runs one of
+ * RemoteBench's latency rows (50-450 gets, puts with quiet, fetches or compare_swaps) to the last PE between two
+ * barrier_alls that the others wait in; then every PE runs the round's collective (the same sequence on every PE: barrier_all, sync_all
  * after a quiet, WORLD's sync after a quiet, or a burst of 2-20 of them back to back) and checks that its left
  * neighbour's tag arrived. At the end PE 0 checks that every counter holds every add made to it and that no ticket
  * was handed out twice. The collectives' deadline is {@code SHMEM_COLLECTIVE_TIMEOUT} (set it short: a hang then
@@ -32,6 +37,9 @@ public final class SyncStorm
 {
     /** Counter words per PE: 0 adds, 1 tickets (fetch_add), 2 compare_swap increments, 3 signal_set (unchecked). */
     private static final int COUNTERS = 4;
+    /** The flood's target: small puts go to its first words, a bulk put covers it. */
+    private static final int FLOOD_BYTES = 64 << 10;
+    private static final int FLOOD_WORDS = 256;
 
     private SyncStorm()
     {
@@ -88,6 +96,8 @@ public final class SyncStorm
         final SymmetricLongs tickets = shmem.allocateLongs(2L * rounds * n); // on PE 0: which tickets were seen
         final SymmetricLongs adds = shmem.allocateLongs((long)n * COUNTERS);  // on PE 0: [q*COUNTERS+c] what q added to c, per target
         final SymmetricLongs sig = shmem.allocateLongs(1);
+        final SymmetricLongs flood = shmem.allocateLongs(FLOOD_BYTES / 8); // written, never checked
+        final MemorySegment bulk = Arena.ofAuto().allocate(FLOOD_BYTES, 64);
         final long[] added = new long[n * COUNTERS];                  // what this PE added to counter c of PE t (c 2: compare_swap)
         final SplittableRandom collectiveOrder = new SplittableRandom(seed);         // the same on every PE
         final SplittableRandom mine = new SplittableRandom(seed * 1_000_003L + me);  // this PE's own choices
@@ -142,10 +152,53 @@ public final class SyncStorm
                     break;
                 }
             }
+            if (mine.nextInt(16) == 0)
+            {
+                // a flood of small nbi puts and a 64 KiB one, completed by the collective's quiet (RemoteBench's put rate
+                // and bandwidth rows fill UCX's socket and its pending queues this way)
+                st.step = "flood";
+                final int puts = 64 + mine.nextInt(1024);
+                for (int i = 0; i < puts; i++)
+                {
+                    shmem.putNbi(flood, i & (FLOOD_WORDS - 1), one, 0, 1, mine.nextInt(n));
+                }
+                shmem.putmemNbi(flood, 0, bulk, right);
+            }
             if (mine.nextInt(4) == 0)
             {
                 st.step = "signal_set";
                 shmem.signalSet(counters, 3, tag, mine.nextInt(n));
+            }
+            if (collectiveOrder.nextInt(8) == 0)
+            {
+                // RemoteBench's latency rows: PE 0 alone runs round trips to the last PE while every other PE waits in
+                // barrier_all (and serves them from its wait); the rows' order and lengths are the same on every PE
+                final int row = collectiveOrder.nextInt(4);
+                final int count = 50 + collectiveOrder.nextInt(400);
+                st.step = "row " + row + " x" + count + " (pe 0 -> pe " + (n - 1) + "), barrier_all before";
+                shmem.barrierAll();
+                st.collectives++;
+                if (me == 0)
+                {
+                    st.step = "row " + row + " x" + count + " (pe 0 -> pe " + (n - 1) + ")";
+                    for (int i = 0; i < count; i++)
+                    {
+                        switch (row)
+                        {
+                            case 0 -> shmem.get(one, 0, counters, 0, 1, n - 1);
+                            case 1 ->
+                            {
+                                shmem.put(flood, 1, one, 0, 1, n - 1);
+                                shmem.quiet();
+                            }
+                            case 2 -> shmem.atomicFetch(counters, 0, n - 1);
+                            default -> shmem.atomicCompareSwap(counters, 3, -1L, -1L, n - 1); // never matches
+                        }
+                    }
+                }
+                st.step = "row " + row + " x" + count + " (pe 0 -> pe " + (n - 1) + "), barrier_all after";
+                shmem.barrierAll();
+                st.collectives++;
             }
             // --- the round's collective(s): the same on every PE
             final int kind = collectiveOrder.nextInt(8);
@@ -227,6 +280,7 @@ public final class SyncStorm
         sync(shmem, st, "end");
         System.out.println("storm ok pe " + me + "/" + n + " rounds " + rounds + " collectives " + st.collectives +
             " counters " + java.util.Arrays.toString(got));
+        shmem.free(flood);
         shmem.free(sig);
         shmem.free(adds);
         shmem.free(tickets);
@@ -247,7 +301,8 @@ public final class SyncStorm
         final StringBuilder b = new StringBuilder();
         b.append("storm FAILED pe ").append(st.me).append('/').append(st.n).append(" round ").append(st.round).append(" step ")
             .append(st.step).append(" after ").append(st.collectives).append(" collectives")
-            .append(ex instanceof ShmemTimeoutException ? " (collective timeout)" : "").append(": ").append(ex).append('\n');
+            .append(ex instanceof ShmemTimeoutException && String.valueOf(ex.getMessage()).contains("SHMEM_COLLECTIVE_TIMEOUT")
+                ? " (collective timeout)" : "").append(": ").append(ex).append('\n');
         for (Throwable c = ex.getCause(); c != null; c = c.getCause())
         {
             b.append("  caused by ").append(c).append('\n');

@@ -25,8 +25,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * java -cp "$(cat examples/target/jshmem-classpath.txt):examples/target/classes" io.jshmem.examples.stress.SyncStress \
  *     [--jobs 50] [--layouts 1+1,2+2] [--rounds 100] [--collective-timeout-ms 5000] [--job-timeout 120]
  *     [--transport p2p,ucx] [--ucx-tls tcp] [--up] [--out DIR] [-x NAME=VALUE]... [--stop-after N]
+ *     [--seed 1] [--hosts-prefix P] [--hosts-net A.B.C]
  * </pre>
- * Test hosts: {@code JSHMEM_TEST_HOSTS_PREFIX} / {@code JSHMEM_TEST_HOSTS_NET} (hosts PREFIX1 and PREFIX2).
+ * Test hosts: {@code --hosts-prefix}/{@code --hosts-net}, by default {@code JSHMEM_TEST_HOSTS_PREFIX} /
+ * {@code JSHMEM_TEST_HOSTS_NET} (hosts PREFIX1 and PREFIX2).
  * Exit status 0 when every job ended well, 1 otherwise, 2 on a usage error.
  */
 public final class SyncStress
@@ -57,6 +59,8 @@ public final class SyncStress
         Path out;
         long seed = 1;
         int stopAfter = Integer.MAX_VALUE;
+        String hostsPrefix = envOr("JSHMEM_TEST_HOSTS_PREFIX", "h");
+        String hostsNet = envOr("JSHMEM_TEST_HOSTS_NET", "10.77.0");
         final List<String> env = new ArrayList<>();
     }
 
@@ -123,6 +127,8 @@ public final class SyncStress
                 case "--seed" -> o.seed = Long.parseLong(v);
                 case "--stop-after" -> o.stopAfter = Integer.parseInt(v);
                 case "-x" -> o.env.add(v);
+                case "--hosts-prefix" -> o.hostsPrefix = v;
+                case "--hosts-net" -> o.hostsNet = v;
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
@@ -137,13 +143,13 @@ public final class SyncStress
     static Summary run(final Options o, final PrintStream out) throws IOException, InterruptedException
     {
         final Path root = root();
-        final String prefix = envOr("JSHMEM_TEST_HOSTS_PREFIX", "h");
+        final String prefix = o.hostsPrefix;
         final Path dir = o.out != null ? o.out : root.resolve("examples/target/sync-stress-" + System.currentTimeMillis());
         Files.createDirectories(dir);
         if (o.up)
         {
-            hosts(root, "down");
-            if (hosts(root, "up", "2") != 0)
+            hosts(root, o, "down");
+            if (hosts(root, o, "up", "2") != 0)
             {
                 throw new IllegalStateException("bin/test-hosts up 2 failed (prefix " + prefix + ")");
             }
@@ -181,7 +187,7 @@ public final class SyncStress
         {
             if (o.up)
             {
-                hosts(root, "down");
+                hosts(root, o, "down");
             }
         }
         final Summary s = new Summary(ok + hangs + timeouts + failures, ok, hangs, timeouts, failures, notOk);
@@ -216,7 +222,7 @@ public final class SyncStress
             "-J", "-XX:+UseSerialGC", "-J", "-XX:TieredStopAtLevel=1",
             "-x", "SHMEM_TRANSPORT=" + o.transport,
             "-x", "SHMEM_COLLECTIVE_TIMEOUT=" + o.collectiveTimeoutMs + "ms",
-            "-x", "SHMEM_BOOTSTRAP_TIMEOUT=30s", "-x", "SHMEM_SYMMETRIC_SIZE=16M"));
+            "-x", "SHMEM_BOOTSTRAP_TIMEOUT=120s", "-x", "SHMEM_SYMMETRIC_SIZE=16M")); // PE JVMs start slowly on a loaded machine
         if (o.ucxTls != null && !o.ucxTls.isEmpty() && !o.ucxTls.equals("default"))
         {
             cmd.addAll(List.of("-x", "UCX_TLS=" + o.ucxTls));
@@ -352,11 +358,14 @@ public final class SyncStress
         }
     }
 
-    private static int hosts(final Path root, final String... args) throws IOException, InterruptedException
+    private static int hosts(final Path root, final Options o, final String... args) throws IOException, InterruptedException
     {
         final List<String> cmd = new ArrayList<>(List.of(root.resolve("bin/test-hosts").toString()));
         cmd.addAll(List.of(args));
-        final Process p = new ProcessBuilder(cmd).inheritIO().start();
+        final ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
+        pb.environment().put("JSHMEM_TEST_HOSTS_PREFIX", o.hostsPrefix);
+        pb.environment().put("JSHMEM_TEST_HOSTS_NET", o.hostsNet);
+        final Process p = pb.start();
         return p.waitFor(120, TimeUnit.SECONDS) ? p.exitValue() : -1;
     }
 
