@@ -19,7 +19,7 @@ import java.util.SplittableRandom;
  * last PE with fetch_add, adds to a random PE's counter with a non-fetching add and bumps a random word with
  * compare_swap; now and then it floods random PEs with small nbi puts and its right neighbour with a 64 KiB nbi put (as
  * RemoteBench's put rate and bandwidth rows do); in one round of eight (the same on every PE) PE 0 alone runs one of
- * RemoteBench's latency rows (50-450 gets, puts with quiet, fetches or compare_swaps) to the last PE between two
+ * RemoteBench's latency rows (20-200 gets, puts with quiet, fetches or compare_swaps) to the last PE between two
  * barrier_alls that the others wait in; then every PE runs the round's collective (the same sequence on every PE: barrier_all, sync_all
  * after a quiet, WORLD's sync after a quiet, or a burst of 2-20 of them back to back) and checks that its left
  * neighbour's tag arrived. At the end PE 0 checks that every counter holds every add made to it and that no ticket
@@ -174,7 +174,7 @@ public final class SyncStorm
                 // RemoteBench's latency rows: PE 0 alone runs round trips to the last PE while every other PE waits in
                 // barrier_all (and serves them from its wait); the rows' order and lengths are the same on every PE
                 final int row = collectiveOrder.nextInt(4);
-                final int count = 50 + collectiveOrder.nextInt(400);
+                final int count = 20 + collectiveOrder.nextInt(180);
                 st.step = "row " + row + " x" + count + " (pe 0 -> pe " + (n - 1) + "), barrier_all before";
                 shmem.barrierAll();
                 st.collectives++;

@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The synchronization stress: many short {@link SyncStorm} jobs through {@code bin/shmemrun} on test hosts
  * ({@code bin/test-hosts}), over {@code SHMEM_TRANSPORT=p2p,ucx} by default, with a short
- * {@code SHMEM_COLLECTIVE_TIMEOUT} so that a hang becomes a named timeout within seconds. Counts the jobs that
+ * {@code SHMEM_COLLECTIVE_TIMEOUT} (60 s: a hang is for ever, and on a machine at load 80 a PE's 400 round trips
+ * while the others wait took more than 5 s) so that a hang becomes a named timeout. Counts the jobs that
  * ended well, hung (a collective timed out), ran past the job's deadline (slow, or stuck outside a collective) or failed otherwise; keeps the output of every
  * job that did not end well, with a {@code jstack} of each of its PE JVMs taken when the first PE reported a
  * timeout or failure (or at the job's deadline), under the output directory.
@@ -23,7 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Usage (from the worktree root, test hosts up with the same prefix, or {@code --up}):
  * <pre>
  * java -cp "$(cat examples/target/jshmem-classpath.txt):examples/target/classes" io.jshmem.examples.stress.SyncStress \
- *     [--jobs 50] [--layouts 1+1,2+2] [--rounds 100] [--collective-timeout-ms 5000] [--job-timeout 120]
+ *     [--jobs 50] [--layouts 1+1,2+2] [--rounds 100] [--collective-timeout-ms 60000] [--job-timeout 600]
  *     [--transport p2p,ucx] [--ucx-tls tcp] [--up] [--out DIR] [-x NAME=VALUE]... [--stop-after N]
  *     [--seed 1] [--hosts-prefix P] [--hosts-net A.B.C]
  * </pre>
@@ -51,8 +52,8 @@ public final class SyncStress
         int jobs = 50;
         List<int[]> layouts = List.of(new int[] {1, 1});
         int rounds = 100;
-        long collectiveTimeoutMs = 5000;
-        long jobTimeoutS = 120;
+        long collectiveTimeoutMs = 60_000;
+        long jobTimeoutS = 600;
         String transport = "p2p,ucx";
         String ucxTls = "tcp";
         boolean up;
