@@ -9,8 +9,10 @@ import io.jshmem.SymmetricLongs;
 import io.jshmem.SymmetricMemory;
 import io.jshmem.spi.SymmetricSpace;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
@@ -33,7 +35,9 @@ import java.util.Arrays;
  * {@link #CLOCK_POLLS} unsatisfied polls it starts reading the clock, and a wait that lasts
  * {@code SHMEM_COLLECTIVE_TIMEOUT} throws {@link ShmemTimeoutException}. To name who is missing, each
  * member publishes in its slot's arrived word the first phase of the collective it enters
- * ({@link #begin}); the member that timed out reads every member's word and names those behind.
+ * ({@link #begin}); the member that timed out reads every member's word and names those behind. Those reads
+ * have a deadline of their own (the collective timeout, 2 s at most): a member that does not answer is named as
+ * such, and the diagnosis never waits on a hung PE ({@link #readArrived}).
  * <p>
  * Threads: one collective at a time per team (the caller's guard).
  */
@@ -43,6 +47,9 @@ final class Channel
     private static final int WORK_BYTES = 16 << 10;
     /** A wait reads the clock once per this many unsatisfied polls (a power of two). */
     static final int CLOCK_POLLS = 1024;
+    /** The longest the timeout diagnosis waits for the members' arrived words. */
+    static final long MAX_DIAGNOSIS_NS = 2_000_000_000L;
+    private static final VarHandle ARRIVED = ValueLayout.JAVA_LONG.varHandle();
 
     final ShmemContext ctx;
     final SymmetricLongs sig;
@@ -62,6 +69,8 @@ final class Channel
     private long seq;
     private long scratchPhase;
     private MemorySegment work;
+    /** Where the timeout diagnosis's gets land (made at the first timeout, never freed). */
+    private MemorySegment diagnosis;
 
     /**
      * @param timeoutNs the deadline of every wait, 0 for none.
@@ -181,14 +190,30 @@ final class Channel
         }
     }
 
-    /** The failure of a wait past its deadline: reads every member's arrived word to name those behind. */
+    /**
+     * The failure of a wait past its deadline: reads every member's arrived word to name those behind. The reads
+     * have a deadline of their own ({@link #diagnosisNs}): a member whose word does not come back by then (its PE hung,
+     * stopped or unreachable, or its transport stuck) is named as not answering instead of making the diagnosis wait.
+     */
     private ShmemTimeoutException timedOut(final int rank, final long v)
     {
+        final long[] words = readArrived();
         final int[] behind = new int[size];
+        final int[] silent = new int[size];
         int count = 0;
+        int silentCount = 0;
         for (int r = 0; r < size; r++)
         {
-            if (r != me && ctx.g(arrived, 0, world(r)) < entrySeq)
+            if (r == me)
+            {
+                continue;
+            }
+            if (words[r] == NO_ANSWER)
+            {
+                silent[silentCount++] = r;
+                behind[count++] = r;
+            }
+            else if (words[r] < entrySeq)
             {
                 behind[count++] = r;
             }
@@ -196,13 +221,95 @@ final class Channel
         final boolean named = count > 0;
         final int[] ranks = named ? Arrays.copyOf(behind, count) : new int[] {rank};
         final int[] worldPes = Arrays.stream(ranks).map(this::world).toArray();
-        final String who = named
-            ? "team PEs " + Arrays.toString(ranks) + " (WORLD PEs " + Arrays.toString(worldPes) + ") have not arrived at it"
-            : "every member arrived, but team pe " + rank + " (WORLD pe " + world(rank) + ") has not sent message " +
+        final String who;
+        if (!named)
+        {
+            who = "every member arrived, but team pe " + rank + " (WORLD pe " + world(rank) + ") has not sent message " +
                 (v & ((1L << STEP_BITS) - 1)) + " of phase " + (v >>> STEP_BITS) + " (it waits for another member, or the members " +
                 "called different collectives; SHMEM_DEBUG checks that)";
+        }
+        else
+        {
+            final int[] silentRanks = Arrays.copyOf(silent, silentCount);
+            who = "team PEs " + Arrays.toString(ranks) + " (WORLD PEs " + Arrays.toString(worldPes) + ") have not arrived at it" +
+                (silentCount == 0 ? "" : "; team PEs " + Arrays.toString(silentRanks) + " (WORLD PEs " +
+                    Arrays.toString(Arrays.stream(silentRanks).map(this::world).toArray()) + ") did not answer the read of their " +
+                    "arrival within " + diagnosisNs() / 1_000_000 + " ms (hung, stopped or unreachable)");
+        }
         return new ShmemTimeoutException(prefix + collective + " on " + team + " timed out after " + timeoutNs / 1_000_000 +
             " ms (SHMEM_COLLECTIVE_TIMEOUT): " + who, worldPes);
+    }
+
+    /** A member's arrived word that did not come back within the diagnosis deadline. */
+    static final long NO_ANSWER = Long.MIN_VALUE;
+
+    /** @return how long the timeout diagnosis waits for the members' arrived words: the collective timeout, 2 s at most. */
+    long diagnosisNs()
+    {
+        return Math.min(timeoutNs, MAX_DIAGNOSIS_NS);
+    }
+
+    /**
+     * Reads every other member's arrived word with non-blocking gets into a buffer of this channel's, then polls the
+     * buffer (with the runtime's idle strategy, which progresses the transports) until every word landed or
+     * {@link #diagnosisNs()} passed. Nothing here waits on another PE without that deadline: no blocking get, no
+     * quiet. The buffer is never freed (a get to a hung PE may land after the deadline; only timed-out channels
+     * make one, 8 bytes a member).
+     *
+     * @return the words by team rank; {@link #NO_ANSWER} for a member whose word did not land in time.
+     */
+    long[] readArrived()
+    {
+        final long[] words = new long[size];
+        if (diagnosis == null)
+        {
+            diagnosis = Arena.global().allocate(8L * size, 8);
+        }
+        for (int r = 0; r < size; r++)
+        {
+            diagnosis.setAtIndex(ValueLayout.JAVA_LONG, r, NO_ANSWER);
+        }
+        VarHandle.fullFence();
+        int pending = 0;
+        for (int r = 0; r < size; r++)
+        {
+            if (r != me)
+            {
+                ctx.getmemNbi(diagnosis.asSlice(8L * r, 8), arrived, 0, world(r));
+                pending++;
+            }
+        }
+        final SymmetricSpace space = sig.allocation().space();
+        final long deadline = System.nanoTime() + diagnosisNs();
+        int idle = 0;
+        while (pending > 0 && System.nanoTime() - deadline < 0)
+        {
+            pending = 0;
+            for (int r = 0; r < size; r++)
+            {
+                if (r != me && (long)ARRIVED.getVolatile(diagnosis, 8L * r) == NO_ANSWER)
+                {
+                    pending++;
+                }
+            }
+            if (pending > 0)
+            {
+                try
+                {
+                    idle = space.idle(idle);
+                }
+                catch (final RuntimeException ex)
+                {
+                    break; // the job failed meanwhile: name what came back
+                }
+            }
+        }
+        for (int r = 0; r < size; r++)
+        {
+            // read again at the end: a word read while it landed is whole now
+            words[r] = r == me ? entrySeq : (long)ARRIVED.getVolatile(diagnosis, 8L * r);
+        }
+        return words;
     }
 
     /**

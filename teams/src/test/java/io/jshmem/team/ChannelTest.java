@@ -5,12 +5,14 @@ import io.jshmem.ShmemTimeoutException;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.ValueLayout;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -130,6 +132,42 @@ class ChannelTest
         final String m = ex.getMessage();
         assertTrue(m.startsWith("[pe 1] reduce on team" + team + " timed out after 50 ms"), m);
         assertTrue(m.contains("team PEs [1] (WORLD PEs [3]) have not arrived"), m);
+    }
+
+    /**
+     * Issue 24: the diagnosis of a timeout reads every member's arrived word; a member that cannot be read (its PE hung:
+     * a get from it never completes) is named within the diagnosis's own deadline instead of hanging the diagnosis.
+     */
+    @Test
+    void aTimedOutWaitNamesAMemberWhoseArrivalCannotBeReadWithinTheDiagnosisDeadline()
+    {
+        final Loopback world = world(4);
+        final Triplet team = new Triplet(0, 1, 4);
+        final long timeoutNs = TimeUnit.MILLISECONDS.toNanos(100);
+        final Channel c0 = channel(world, team, 0, timeoutNs);
+        channel(world, team, 1, 0).begin("barrier"); // rank 1 arrived; rank 2 did not (and answers); rank 3 hung
+        world.hung[3] = true;
+        c0.begin("barrier");
+        c0.next();
+        final long t0 = System.nanoTime();
+        final ShmemTimeoutException ex = assertTimeoutPreemptively(Duration.ofSeconds(30),
+            () -> assertThrows(ShmemTimeoutException.class, () -> c0.await(1, 0)), "the diagnosis waited on the hung PE");
+        final long tookNs = System.nanoTime() - t0;
+        assertTrue(tookNs >= 2 * timeoutNs, "the wait's deadline, then the diagnosis's: " + tookNs / 1_000_000 + " ms");
+        assertTrue(tookNs < TimeUnit.SECONDS.toNanos(10), "took " + tookNs / 1_000_000 + " ms");
+        assertArrayEquals(new int[] {2, 3}, ex.missingPes());
+        final String m = ex.getMessage();
+        assertTrue(m.contains("team PEs [2, 3] (WORLD PEs [2, 3]) have not arrived at it; team PEs [3] (WORLD PEs [3]) did not " +
+            "answer the read of their arrival within 100 ms (hung, stopped or unreachable)"), m);
+    }
+
+    @Test
+    void theDiagnosisDeadlineIsTheCollectiveTimeoutAtMostTwoSeconds()
+    {
+        final Loopback world = world(2);
+        final Triplet team = new Triplet(0, 1, 2);
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(300), channel(world, team, 0, TimeUnit.MILLISECONDS.toNanos(300)).diagnosisNs());
+        assertEquals(Channel.MAX_DIAGNOSIS_NS, channel(world, team, 0, TimeUnit.SECONDS.toNanos(60)).diagnosisNs());
     }
 
     @Test

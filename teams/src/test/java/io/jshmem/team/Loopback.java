@@ -29,12 +29,15 @@ import java.util.function.Consumer;
 final class Loopback
 {
     final Pe[] pes;
+    /** PEs whose heaps cannot be read (a hung PE of a transport that needs the target's progress): gets never complete. */
+    final boolean[] hung;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
     Loopback(final int nPes, final long heapBytes)
     {
         final Arena arena = Arena.ofAuto();
         pes = new Pe[nPes];
+        hung = new boolean[nPes];
         for (int p = 0; p < nPes; p++)
         {
             pes[p] = new Pe(p, arena.allocate(heapBytes, 64));
@@ -172,6 +175,10 @@ final class Loopback
         @Override
         protected long rmaG(final SymmetricArray<?> src, final long index, final int target)
         {
+            while (hung[target])
+            {
+                pe.idle(0); // a blocking read of a hung PE: waits until the job fails
+            }
             return (long)LONG.getAcquire(heapOf(target), src.offset() + 8 * index);
         }
 
@@ -220,11 +227,24 @@ final class Loopback
             throw unused();
         }
 
+        /** A copy out of the target's heap; a non-blocking get from a {@link #hung} PE never lands, a blocking one never returns. */
         @Override
         protected void rmaGetSegment(final MemorySegment dest, final SymmetricArray<?> src, final long srcByteOffset, final int target,
             final boolean nbi)
         {
-            throw unused();
+            if (hung[target])
+            {
+                if (nbi)
+                {
+                    return;
+                }
+                while (true)
+                {
+                    pe.idle(0); // as a get from a hung PE: waits until the job fails
+                }
+            }
+            VarHandle.fullFence();
+            MemorySegment.copy(heapOf(target), src.offset() + srcByteOffset, dest, 0, dest.byteSize());
         }
 
         @Override

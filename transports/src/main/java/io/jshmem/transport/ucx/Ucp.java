@@ -149,6 +149,11 @@ final class Ucp
     final MethodHandle prctl;
     final MethodHandle workerSetAmRecvHandler;
     final MethodHandle amSendNbx;
+    final MethodHandle workerPrintInfo;
+    final MethodHandle epPrintInfo;
+    final MethodHandle fflush;
+    /** libc's {@code stderr} ({@code FILE *}), where UCX's print functions write; NULL when libc has none. */
+    final MemorySegment stderr;
 
     /** The error handler's native signature: {@code void (*)(void *arg, ucp_ep_h ep, ucs_status_t status)}. */
     static final FunctionDescriptor ERR_HANDLER = FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT);
@@ -200,6 +205,36 @@ final class Ucp
         amSendNbx = handle(ucp, "ucp_am_send_nbx",
             FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS));
         prctl = handle(libc, "prctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+        workerPrintInfo = handle(ucp, "ucp_worker_print_info", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
+        epPrintInfo = handle(ucp, "ucp_ep_print_info", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
+        fflush = handle(libc, "fflush", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        stderr = libc.find("stderr").map(v -> v.reinterpret(8).get(ADDRESS, 0)).orElse(MemorySegment.NULL);
+    }
+
+    /**
+     * Prints UCX's own description of the worker (its transports and devices) and of each endpoint given (its lanes) to
+     * the process's stderr: the diagnosis of a request that does not complete. Never throws.
+     */
+    void printInfo(final MemorySegment worker, final MemorySegment... eps)
+    {
+        if (stderr.equals(MemorySegment.NULL))
+        {
+            return;
+        }
+        try
+        {
+            System.err.flush();
+            workerPrintInfo.invokeExact(worker, stderr);
+            for (final MemorySegment ep : eps)
+            {
+                epPrintInfo.invokeExact(ep, stderr);
+            }
+            final int ignored = (int)fflush.invokeExact(stderr);
+        }
+        catch (final Throwable t)
+        {
+            // a diagnosis only
+        }
     }
 
     /**

@@ -76,6 +76,10 @@ public final class UcxTransport implements Transport
     private static final int SIGNAL_AM = 0x6a73;
     private static final long SIGNAL_HEADER = 24;
     private static final long STAGE_CHUNK = 4L << 20;
+    /** How long a request may stay in progress before its wait reports it ({@link #reportStall}). */
+    private static final long STALL_REPORT_NS = 10_000_000_000L;
+    /** A request's wait reads the clock once per this many polls (a power of two). */
+    private static final int STALL_POLLS = 4096;
     /** The longest pause between two attempts to create an endpoint. */
     private static final long MAX_RETRY_PAUSE_NS = 500_000_000L;
 
@@ -805,10 +809,25 @@ public final class UcxTransport implements Transport
             throw opFailed(pe, what, Ucp.errorOf(req));
         }
         int count = 0;
+        int polls = 0;
+        long stalledSince = 0;
         try
         {
             while (true)
             {
+                if ((++polls & (STALL_POLLS - 1)) == 0 && stalledSince >= 0)
+                {
+                    final long now = System.nanoTime();
+                    if (stalledSince == 0)
+                    {
+                        stalledSince = now;
+                    }
+                    else if (now - stalledSince > STALL_REPORT_NS)
+                    {
+                        reportStall(pe, what, now - stalledSince);
+                        stalledSince = -1; // once per wait
+                    }
+                }
                 int status = (int)u.requestCheckStatus.invokeExact(req);
                 if (status == Ucp.UCS_INPROGRESS)
                 {
@@ -841,6 +860,29 @@ public final class UcxTransport implements Transport
         {
             throw failed(pe, what, t);
         }
+    }
+
+    /**
+     * A request this thread waits for has been in progress for {@link #STALL_REPORT_NS}: says so, naming the operation and
+     * the PE, and prints UCX's view of the worker and of the endpoint(s) concerned (every endpoint for a worker flush). The
+     * wait goes on (a peer that died fails it through UCX's error handling); the report makes a stuck request visible
+     * where a collective's timeout would only show the PEs in different collectives.
+     */
+    private void reportStall(final int pe, final String what, final long ns)
+    {
+        settings.log().accept(prefix + "ucx: " + what + (pe >= 0 ? " pe " + pe : " the worker") + " has not completed after " +
+            ns / 1_000_000 + " ms (thread " + Thread.currentThread().getName() + "; still waiting); UCX's worker and endpoint" +
+            (pe >= 0 ? "" : "s") + " follow");
+        final java.util.List<MemorySegment> list = new java.util.ArrayList<>();
+        for (int q = 0; q < n; q++)
+        {
+            final MemorySegment ep = eps[q];
+            if (ep != null && (pe < 0 || q == pe))
+            {
+                list.add(ep);
+            }
+        }
+        u.printInfo(worker, list.toArray(MemorySegment[]::new));
     }
 
     private void free(final MemorySegment req)
