@@ -39,16 +39,40 @@ public final class ProxyProvider implements TransportProvider
             setup.log().accept(setup.prefix() + "proxy: SHMEM_PROXY_HEARTBEAT is no longer used: the proxy sends no heartbeats (the " +
                 "bootstrap watches PE liveness; see SHMEM_PROXY_PEER_TIMEOUT)");
         }
-        return new ProxyTransport(setup.bootstrap(), setup.heap().dataSegment(), settings(setup.config(), setup.log()), setup.idle());
+        return new ProxyTransport(setup.bootstrap(), setup.heap().dataSegment(), settings(setup.config(), setup.log(),
+            setup.bootstrap().machineSize()), setup.idle());
     }
 
-    /** The proxy's settings from the options; its connect deadline is the bootstrap's. */
-    static ProxyTransport.Settings settings(final ShmemConfig config, final java.util.function.Consumer<String> log)
+    /**
+     * The proxy's settings from the options; its connect deadline is the bootstrap's.
+     *
+     * @param machinePes the PEs on this machine (one kernel: test hosts count together), for
+     *                   {@code SHMEM_PROXY_WAIT_POLL=auto}.
+     */
+    static ProxyTransport.Settings settings(final ShmemConfig config, final java.util.function.Consumer<String> log, final int machinePes)
     {
         final int configured = config.get(ShmemOptions.PROXY_SPINS);
         final int spins = configured >= 0 ? configured : 20;
         return new ProxyTransport.Settings(config.get(ShmemOptions.PROXY_RING_SIZE), config.get(ShmemOptions.PROXY_WINDOW), spins,
             10, config.get(ShmemOptions.PROXY_PEER_TIMEOUT_NS),
-            config.get(ShmemOptions.BOOTSTRAP_TIMEOUT_NS), log);
+            config.get(ShmemOptions.BOOTSTRAP_TIMEOUT_NS), log, waitPolls(config.get(ShmemOptions.PROXY_WAIT_POLL), machinePes,
+            Runtime.getRuntime().availableProcessors()));
+    }
+
+    /**
+     * @return whether waits on heap words serve the proxy ({@code SHMEM_PROXY_WAIT_POLL}): auto when the machine has two
+     *         cores per PE on it, one for a PE's waiting thread and one for its proxy thread (which stands aside while the
+     *         waiter polls, but serves the peers whenever the PE does not wait). With fewer, a polling waiter takes the core
+     *         its own or a peer's proxy thread needs: measured on 2 cores (docs/transports.md), the put rate fell from 6.7 to
+     *         2.6 M/s and barrier_all at 2+2 rose from 120 to 159 us.
+     */
+    static boolean waitPolls(final String setting, final int machinePes, final int cores)
+    {
+        return switch (setting)
+        {
+            case "on" -> true;
+            case "off" -> false;
+            default -> cores >= 2L * Math.max(1, machinePes);
+        };
     }
 }
