@@ -60,11 +60,10 @@ public final class ProxyProvider implements TransportProvider
     }
 
     /**
-     * @return whether waits on heap words serve the proxy ({@code SHMEM_PROXY_WAIT_POLL}): auto when the machine has two
-     *         cores per PE on it, one for a PE's waiting thread and one for its proxy thread (which stands aside while the
-     *         waiter polls, but serves the peers whenever the PE does not wait). With fewer, a polling waiter takes the core
-     *         its own or a peer's proxy thread needs: measured on 2 cores (docs/transports.md), the put rate fell from 6.7 to
-     *         2.6 M/s and barrier_all at 2+2 rose from 120 to 159 us.
+     * @return whether waits on heap words serve the proxy ({@code SHMEM_PROXY_WAIT_POLL}): auto when the machine has a core
+     *         per PE on it, as the runtime's waits then never park (they spin and yield); the proxy thread stands aside while
+     *         a wait polls and serves the peers whenever the PE does not wait. Measured on 2 cores (docs/transports.md):
+     *         1+1 barrier_all 63 to 14 us; 2+2 (4 PEs on 2 cores) 88 to 168 us, so oversubscribed stays off.
      */
     static boolean waitPolls(final String setting, final int machinePes, final int cores)
     {
@@ -72,7 +71,7 @@ public final class ProxyProvider implements TransportProvider
         {
             case "on" -> true;
             case "off" -> false;
-            default -> cores >= 2L * Math.max(1, machinePes);
+            default -> cores >= Math.max(1, machinePes);
         };
     }
 }
