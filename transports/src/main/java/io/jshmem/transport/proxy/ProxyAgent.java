@@ -39,7 +39,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #progressFromCaller()} on every poll; while one has polled within {@link #CALLER_FRESH_NS} the
  * agent stands aside (parks {@link #ASIDE_PARK_NS} at a time, then runs one duty cycle, so accepts,
  * handshakes and timers still progress), and takes over at once when the wait parks ({@link #callerParks()}).
- * The duty cycle is taken with {@code tryLock} on either side: neither thread ever blocks on the other.
+ * Callers take the duty cycle with {@code tryLock}; the agent too, unless its last cycle is {@link #AGENT_CYCLE_NS} old
+ * (then it waits for the lock), so callers polling back to back never starve its accepts and handshakes.
  */
 final class ProxyAgent implements Agent
 {
@@ -54,6 +55,8 @@ final class ProxyAgent implements Agent
     static final long CALLER_FRESH_NS = 20_000L;
     /** How long the agent parks at a time while a caller polls; with the kernel's default timer slack about 100 us. */
     static final long ASIDE_PARK_NS = 50_000L;
+    /** The agent takes the lock with {@code lock()} when it last ran a duty cycle this long ago (see {@link #doWork()}). */
+    private static final long AGENT_CYCLE_NS = 50_000L;
     /** {@link #sleeping}: running. */
     static final int AWAKE = 0;
     /** {@link #sleeping}: in {@link Selector#select(long)}, woken by {@link Selector#wakeup()}. */
@@ -80,6 +83,8 @@ final class ProxyAgent implements Agent
     private final boolean waitPolls;
     /** When a caller last ran a duty cycle ({@link #progressFromCaller()}); read by the agent to stand aside. */
     private volatile long callerNs;
+    /** When the agent thread last ran a duty cycle (agent thread only). */
+    private long lastCycleNs;
     /** Held for a duty cycle, by the proxy thread or by an API thread progressing while it waits. */
     private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
     private volatile Thread agentThread;
@@ -131,11 +136,18 @@ final class ProxyAgent implements Agent
     {
         if (!lock.tryLock())
         {
-            return 0; // a waiting API thread runs a duty cycle: its work is done meanwhile (blocking would cost it an unpark)
+            if (System.nanoTime() - lastCycleNs < AGENT_CYCLE_NS)
+            {
+                return 0; // a waiting API thread runs a duty cycle: its work is done meanwhile (blocking would cost it an unpark)
+            }
+            // callers may hold the lock back to back (several threads waiting): only the agent accepts and runs
+            // handshakes (the selector is its own), so it waits for its turn once per AGENT_CYCLE_NS
+            lock.lock();
         }
         try
         {
             now = System.nanoTime();
+            lastCycleNs = now;
             int work = sendAndFlush();
             selector.selectNow();
             if (!selector.selectedKeys().isEmpty()) // also the keys a sleeping select() found
