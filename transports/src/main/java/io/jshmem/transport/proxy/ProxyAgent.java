@@ -39,8 +39,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #progressFromCaller()} on every poll; while one has polled within {@link #CALLER_FRESH_NS} the
  * agent stands aside (parks {@link #ASIDE_PARK_NS} at a time, then runs one duty cycle, so accepts,
  * handshakes and timers still progress), and takes over at once when the wait parks ({@link #callerParks()}).
- * Callers take the duty cycle with {@code tryLock}; the agent too, unless its last cycle is {@link #AGENT_CYCLE_NS} old
- * (then it waits for the lock), so callers polling back to back never starve its accepts and handshakes.
+ * Callers take the duty cycle with {@code tryLock}; the agent too, unless its last cycle is {@link #AGENT_CYCLE_NS} old:
+ * then callers leave it the next one, so callers polling back to back never starve its accepts and handshakes.
  */
 final class ProxyAgent implements Agent
 {
@@ -85,6 +85,8 @@ final class ProxyAgent implements Agent
     private volatile long callerNs;
     /** When the agent thread last ran a duty cycle (agent thread only). */
     private long lastCycleNs;
+    /** The agent waits for the lock: callers leave it the next duty cycle. */
+    private volatile boolean agentWants;
     /** Held for a duty cycle, by the proxy thread or by an API thread progressing while it waits. */
     private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
     private volatile Thread agentThread;
@@ -141,11 +143,18 @@ final class ProxyAgent implements Agent
                 return 0; // a waiting API thread runs a duty cycle: its work is done meanwhile (blocking would cost it an unpark)
             }
             // callers may hold the lock back to back (several threads waiting): only the agent accepts and runs
-            // handshakes (the selector is its own), so it waits for its turn once per AGENT_CYCLE_NS
-            lock.lock();
+            // handshakes (the selector is its own), so once per AGENT_CYCLE_NS it asks them to leave it the next cycle
+            // and waits for the one under way (a few microseconds; yielding, as its holder may be off the CPU). Not
+            // lock(): the holder's unlock would then have to unpark it, on every poll while the agent is queued.
+            agentWants = true;
+            while (!lock.tryLock())
+            {
+                Thread.yield();
+            }
         }
         try
         {
+            agentWants = false;
             now = System.nanoTime();
             lastCycleNs = now;
             int work = sendAndFlush();
@@ -181,7 +190,7 @@ final class ProxyAgent implements Agent
         {
             callerNs = System.nanoTime(); // the agent stands aside while callers poll
         }
-        if (!lock.tryLock())
+        if (agentWants || !lock.tryLock())
         {
             return 0;
         }
