@@ -60,10 +60,12 @@ public final class ProxyProvider implements TransportProvider
     }
 
     /**
-     * @return whether waits on heap words serve the proxy ({@code SHMEM_PROXY_WAIT_POLL}): auto when the machine has a core
-     *         per PE on it, as the runtime's waits then never park (they spin and yield); the proxy thread stands aside while
-     *         a wait polls and serves the peers whenever the PE does not wait. Measured on 2 cores (docs/transports.md):
-     *         1+1 barrier_all 63 to 14 us; 2+2 (4 PEs on 2 cores) 88 to 168 us, so oversubscribed stays off.
+     * @return whether waits on heap words serve the proxy ({@code SHMEM_PROXY_WAIT_POLL}): auto when the machine has two
+     *         cores per PE on it, one for a PE's waiting thread (which then never parks) and one for its proxy thread (which
+     *         stands aside while the wait polls but serves the peers, and sends the PE's non-blocking puts, whenever it does
+     *         not). Measured on 2 cores (docs/transports.md): at 1+1 forced on, barrier_all 52 to 15 us but 1 MiB bandwidth
+     *         1720 to 758 MB/s (the target's polling waiter holds a core the sender's two threads need); at 2+2 barrier_all
+     *         88 to 168 us.
      */
     static boolean waitPolls(final String setting, final int machinePes, final int cores)
     {
@@ -71,7 +73,7 @@ public final class ProxyProvider implements TransportProvider
         {
             case "on" -> true;
             case "off" -> false;
-            default -> cores >= Math.max(1, machinePes);
+            default -> cores >= 2L * Math.max(1, machinePes);
         };
     }
 }
