@@ -55,7 +55,7 @@ final class ProxyAgent implements Agent
     static final long CALLER_FRESH_NS = 20_000L;
     /** How long the agent parks at a time while a caller polls; with the kernel's default timer slack about 100 us. */
     static final long ASIDE_PARK_NS = 50_000L;
-    /** The agent takes the lock with {@code lock()} when it last ran a duty cycle this long ago (see {@link #doWork()}). */
+    /** When the agent last ran a duty cycle this long ago, callers leave it the next one (see {@link #doWork()}). */
     private static final long AGENT_CYCLE_NS = 50_000L;
     /** {@link #sleeping}: running. */
     static final int AWAKE = 0;
