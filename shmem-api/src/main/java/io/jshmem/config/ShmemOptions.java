@@ -259,6 +259,14 @@ public final class ShmemOptions
             "work arrives; auto: 20 (each poll is a non-blocking select; the thread then yields 10 times and sleeps in the kernel).",
         t -> "auto".equalsIgnoreCase(t.strip()) ? Integer.valueOf(-1) : positiveInt(t));
 
+    /** Whether a PE's waits on heap words serve its proxy themselves (cores to spare) or leave it to the proxy thread. */
+    public static final Option<String> PROXY_WAIT_POLL = Option.of("SHMEM_PROXY_WAIT_POLL", null, "auto",
+        "transports", "on: a PE that waits (wait_until, signal waits, barriers, collectives) reads and applies its proxy " +
+            "connections itself on every poll and never parks, and the proxy thread stands aside meanwhile (one message each " +
+            "way per barrier round, no thread wake-up); off: waits leave the sockets to the proxy thread and park after a " +
+            "while. auto: on when this machine has two cores per PE on it (a waiter and a proxy thread each), else off.",
+        t -> oneOf(t, "auto", "on", "off"));
+
     /** No longer used: the proxy sends no heartbeats (kept so that a job that sets it still starts). */
     public static final Option<Long> PROXY_HEARTBEAT_NS = Option.of("SHMEM_PROXY_HEARTBEAT", null, "1s",
         "transports", "No longer used: the proxy sends no heartbeats (PE liveness is the bootstrap's; see " +
@@ -296,6 +304,6 @@ public final class ShmemOptions
         ALLTOALL_ALGORITHM, REDUCE_ALGORITHM, SCAN_ALGORITHM, COLLECTIVE_TIMEOUT_NS,
         BOOTSTRAP, BOOTSTRAP_UID, BOOTSTRAP_UID_SESSION_ID, BOOTSTRAP_UID_SOCK_IFNAME, BOOTSTRAP_UID_SOCK_FAMILY,
         BOOTSTRAP_SECRET, BOOTSTRAP_TIMEOUT_NS, BOOTSTRAP_PEER_TIMEOUT_NS, BOOTSTRAP_HANDSHAKE_TIMEOUT_NS,
-        TRANSPORT, PROXY_RING_SIZE, PROXY_WINDOW, PROXY_SPINS, PROXY_HEARTBEAT_NS, PROXY_PEER_TIMEOUT_NS,
+        TRANSPORT, PROXY_RING_SIZE, PROXY_WINDOW, PROXY_SPINS, PROXY_WAIT_POLL, PROXY_HEARTBEAT_NS, PROXY_PEER_TIMEOUT_NS,
         UCX_LIBRARY, UCX_SPIN_NS, UCX_HANDOFF_NS);
 }

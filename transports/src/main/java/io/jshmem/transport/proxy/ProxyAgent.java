@@ -14,6 +14,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.util.Iterator;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The proxy thread of one PE (an Agrona {@link Agent} run by an {@code AgentRunner}): drains the
@@ -33,6 +34,13 @@ import java.util.Iterator;
  * Idle: {@link Idle} spins, then yields, then sleeps in {@link Selector#select(long)} until a peer's
  * bytes arrive, an API thread posts a command (which wakes it), or the timer is due: every eighth of
  * the peer timeout (1-250 ms) while something is owed or being connected, else once a second.
+ * <p>
+ * With {@code waitPolls} ({@code SHMEM_PROXY_WAIT_POLL}) the PE's waits on heap words run
+ * {@link #progressFromCaller()} on every poll; while one has polled within {@link #CALLER_FRESH_NS} the
+ * agent stands aside (parks {@link #ASIDE_PARK_NS} at a time, then runs one duty cycle, so accepts,
+ * handshakes and timers still progress), and takes over at once when the wait parks ({@link #callerParks()}).
+ * Callers take the duty cycle with {@code tryLock}; the agent too, unless its last cycle is {@link #AGENT_CYCLE_NS} old:
+ * then callers leave it the next one, so callers polling back to back never starve its accepts and handshakes.
  */
 final class ProxyAgent implements Agent
 {
@@ -43,6 +51,18 @@ final class ProxyAgent implements Agent
     private static final long IDLE_TIMER_NS = 1_000_000_000L;
     /** Buffers of a connection quiet this long go back to their minimum. */
     private static final long SHRINK_AFTER_NS = 2_000_000_000L;
+    /** A caller that ran a duty cycle this recently is taken to be polling still (its polls are about a microsecond apart). */
+    static final long CALLER_FRESH_NS = 20_000L;
+    /** How long the agent parks at a time while a caller polls; with the kernel's default timer slack about 100 us. */
+    static final long ASIDE_PARK_NS = 50_000L;
+    /** When the agent last ran a duty cycle this long ago, callers leave it the next one (see {@link #doWork()}). */
+    private static final long AGENT_CYCLE_NS = 50_000L;
+    /** {@link #sleeping}: running. */
+    static final int AWAKE = 0;
+    /** {@link #sleeping}: in {@link Selector#select(long)}, woken by {@link Selector#wakeup()}. */
+    static final int SELECTING = 1;
+    /** {@link #sleeping}: parked while a caller polls, woken by {@link LockSupport#unpark}. */
+    static final int ASIDE = 2;
 
     private final ProxyTransport transport;
     private final CommandRing ring;
@@ -58,7 +78,15 @@ final class ProxyAgent implements Agent
     /** The timer tick while this PE waits on peers or connects; an idle PE wakes once a second. */
     private final long busyTimerNs;
     private final CommandRing.Handler onCommand = this::onCommand;
-    volatile boolean sleeping;
+    /** {@link #AWAKE}, {@link #SELECTING} or {@link #ASIDE}; set before the ring is checked, read by posters after they commit. */
+    volatile int sleeping;
+    private final boolean waitPolls;
+    /** When a caller last ran a duty cycle ({@link #progressFromCaller()}); read by the agent to stand aside. */
+    private volatile long callerNs;
+    /** When the agent thread last ran a duty cycle (agent thread only). */
+    private long lastCycleNs;
+    /** The agent waits for the lock: callers leave it the next duty cycle. */
+    private volatile boolean agentWants;
     /** Held for a duty cycle, by the proxy thread or by an API thread progressing while it waits. */
     private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
     private volatile Thread agentThread;
@@ -66,11 +94,15 @@ final class ProxyAgent implements Agent
     private long now = System.nanoTime();
     private long nextTimer;
     private boolean timerBusy;
+    /** A caller's receive left ACKs unsent (see {@link #receive}). */
+    private boolean ackDeferred;
 
     ProxyAgent(final ProxyTransport transport, final CommandRing ring, final Completions completions, final MemorySegment heap,
         final Selector selector, final ServerSocketChannel listener, final byte[] key, final int me, final int n, final long window,
-        final long peerTimeoutNs, final long connectTimeoutNs) throws IOException
+        final long peerTimeoutNs, final long connectTimeoutNs, final boolean waitPolls) throws IOException
     {
+        this.waitPolls = waitPolls;
+        this.callerNs = now - 2 * CALLER_FRESH_NS;
         this.transport = transport;
         this.ring = ring;
         this.completions = completions;
@@ -104,10 +136,27 @@ final class ProxyAgent implements Agent
     @Override
     public int doWork() throws IOException
     {
-        lock.lock(); // while a waiting API thread progresses, the proxy thread waits for it
+        if (!lock.tryLock())
+        {
+            if (System.nanoTime() - lastCycleNs < AGENT_CYCLE_NS)
+            {
+                return 0; // a waiting API thread runs a duty cycle: its work is done meanwhile (blocking would cost it an unpark)
+            }
+            // callers may hold the lock back to back (several threads waiting): only the agent accepts and runs
+            // handshakes (the selector is its own), so once per AGENT_CYCLE_NS it asks them to leave it the next cycle
+            // and waits for the one under way (a few microseconds; yielding, as its holder may be off the CPU). Not
+            // lock(): the holder's unlock would then have to unpark it, on every poll while the agent is queued.
+            agentWants = true;
+            while (!lock.tryLock())
+            {
+                Thread.yield();
+            }
+        }
         try
         {
+            agentWants = false;
             now = System.nanoTime();
+            lastCycleNs = now;
             int work = sendAndFlush();
             selector.selectNow();
             if (!selector.selectedKeys().isEmpty()) // also the keys a sleeping select() found
@@ -137,7 +186,11 @@ final class ProxyAgent implements Agent
      */
     int progressFromCaller()
     {
-        if (!lock.tryLock())
+        if (waitPolls)
+        {
+            callerNs = System.nanoTime(); // the agent stands aside while callers poll
+        }
+        if (agentWants || !lock.tryLock())
         {
             return 0;
         }
@@ -161,6 +214,14 @@ final class ProxyAgent implements Agent
             {
                 timers();
             }
+            if (ackDeferred)
+            {
+                ackDeferred = false;
+                if (sleeping == SELECTING)
+                {
+                    selector.wakeup(); // a sleeping agent flushes the ACKs should this caller stop polling (a parked one wakes by itself)
+                }
+            }
             return work;
         }
         finally
@@ -172,11 +233,19 @@ final class ProxyAgent implements Agent
     private int sendAndFlush()
     {
         int work = ring.read(onCommand, RING_BATCH);
-        for (final PeerConnection c : live)
+        final PeerConnection[] cs = live;
+        for (final PeerConnection c : cs)
         {
-            if (!c.dead && c.unsent() > 0)
+            if (!c.inbound && !c.dead && c.unsent() > 0)
             {
-                work += flush(c) > 0 ? 1 : 0;
+                work += flush(c) > 0 ? 1 : 0; // this PE's requests first: a peer may wait on them
+            }
+        }
+        for (final PeerConnection c : cs)
+        {
+            if (c.inbound && !c.dead && c.unsent() > 0)
+            {
+                work += flush(c) > 0 ? 1 : 0; // then replies and ACKs (a caller's receive may have left ACKs here)
             }
         }
         return work;
@@ -353,6 +422,7 @@ final class ProxyAgent implements Agent
     private int receive(final PeerConnection c)
     {
         int work = 0;
+        final int queued = c.unsent();
         try
         {
             for (int i = 0; i < READS_PER_PEER; i++)
@@ -383,6 +453,7 @@ final class ProxyAgent implements Agent
             lost(c, "read failed: " + ex.getMessage(), ex);
             return work;
         }
+        final boolean replies = c.unsent() > queued;
         if (c.applied != c.ackSent)
         {
             c.ensureTx(Frames.HEADER);
@@ -391,7 +462,17 @@ final class ProxyAgent implements Agent
         }
         if (c.unsent() > 0)
         {
-            flush(c);
+            if (replies || !waitPolls || onAgentThread())
+            {
+                flush(c);
+            }
+            else
+            {
+                // a polling wait read requests that ask for no reply (puts, signals): their ACK leaves at its next poll or
+                // the agent's next duty cycle, so the wait sees a signal without first paying a write (on veth a write
+                // also runs the peer's TCP receive path)
+                ackDeferred = true;
+            }
         }
         return work;
     }
@@ -638,7 +719,7 @@ final class ProxyAgent implements Agent
     /** Sleeps in the selector until a peer's bytes, a wake-up or the next timer. */
     void sleep(final boolean blockedOnPeers)
     {
-        sleeping = true;
+        sleeping = SELECTING;
         try
         {
             if (!ring.isEmpty() && !blockedOnPeers)
@@ -654,12 +735,80 @@ final class ProxyAgent implements Agent
         }
         finally
         {
-            sleeping = false;
+            sleeping = AWAKE;
         }
     }
 
+    /** @return whether a caller ran a duty cycle within {@link #CALLER_FRESH_NS}: it is polling and will send what is posted. */
+    boolean callerFresh()
+    {
+        return waitPolls && System.nanoTime() - callerNs < CALLER_FRESH_NS;
+    }
+
+    /**
+     * Idle step while a caller polls: parks up to {@link #ASIDE_PARK_NS} (not in the selector, which the peers' bytes
+     * would wake although the caller reads them).
+     *
+     * @return false when no caller polls (the usual idle steps apply).
+     */
+    boolean standAside()
+    {
+        if (!callerFresh())
+        {
+            return false;
+        }
+        sleeping = ASIDE;
+        try
+        {
+            if (ring.isEmpty())
+            {
+                LockSupport.parkNanos(ASIDE_PARK_NS);
+            }
+        }
+        finally
+        {
+            sleeping = AWAKE;
+        }
+        return true;
+    }
+
+    /** A caller that polled parks now: the agent serves the peers from now on. */
+    void callerParks()
+    {
+        callerNs = System.nanoTime() - 2 * CALLER_FRESH_NS;
+        final Thread t = agentThread;
+        if (t != null && sleeping == ASIDE)
+        {
+            LockSupport.unpark(t);
+        }
+    }
+
+    /** Wakes the agent from either sleep (a full ring, close). */
     void wakeup()
     {
+        if (sleeping == ASIDE)
+        {
+            final Thread t = agentThread;
+            if (t != null)
+            {
+                LockSupport.unpark(t);
+            }
+        }
+        selector.wakeup();
+    }
+
+    /** After a post found the agent asleep: wakes it, unless it stands aside for a caller that is polling (which sends it). */
+    void wakeupForPost()
+    {
+        if (sleeping == ASIDE)
+        {
+            final Thread t = agentThread;
+            if (t != null && !callerFresh())
+            {
+                LockSupport.unpark(t);
+            }
+            return;
+        }
         selector.wakeup();
     }
 
@@ -720,6 +869,10 @@ final class ProxyAgent implements Agent
         @Override
         public void idle()
         {
+            if (agent.standAside())
+            {
+                return; // a caller polls: one duty cycle per park, for accepts, handshakes and timers
+            }
             if (count < spins)
             {
                 count++;

@@ -53,10 +53,27 @@ import java.util.function.IntUnaryOperator;
  */
 public final class ProxyTransport implements Transport
 {
-    /** Settings of the proxy, from the job's options. */
+    /**
+     * Settings of the proxy, from the job's options.
+     *
+     * @param waitPolls whether the PE's waits on heap words progress the proxy ({@code SHMEM_PROXY_WAIT_POLL}, resolved):
+     *                  {@link Capability#PROGRESS_FROM_WAITS}, and the proxy thread stands aside while they poll.
+     */
     public record Settings(long ringBytes, long window, int spins, int yields, long peerTimeoutNs, long connectTimeoutNs,
-        Consumer<String> log)
+        Consumer<String> log, boolean waitPolls)
     {
+        /** Settings whose waits leave the proxy to its thread ({@code SHMEM_PROXY_WAIT_POLL=off}). */
+        public Settings(final long ringBytes, final long window, final int spins, final int yields, final long peerTimeoutNs,
+            final long connectTimeoutNs, final Consumer<String> log)
+        {
+            this(ringBytes, window, spins, yields, peerTimeoutNs, connectTimeoutNs, log, false);
+        }
+
+        /** @return these settings with {@code waitPolls} set. */
+        public Settings withWaitPolls(final boolean on)
+        {
+            return new Settings(ringBytes, window, spins, yields, peerTimeoutNs, connectTimeoutNs, log, on);
+        }
     }
 
     private static final int KIND_COMMAND = 1;
@@ -140,7 +157,9 @@ public final class ProxyTransport implements Transport
     @Override
     public Set<Capability> capabilities()
     {
-        return EnumSet.of(Capability.PASSIVE_PROGRESS, Capability.ORDERED_PER_TARGET, Capability.CPU_ATOMICS);
+        return settings.waitPolls() ?
+            EnumSet.of(Capability.PASSIVE_PROGRESS, Capability.ORDERED_PER_TARGET, Capability.CPU_ATOMICS, Capability.PROGRESS_FROM_WAITS) :
+            EnumSet.of(Capability.PASSIVE_PROGRESS, Capability.ORDERED_PER_TARGET, Capability.CPU_ATOMICS);
     }
 
     int myPe()
@@ -197,7 +216,7 @@ public final class ProxyTransport implements Transport
         {
             final Selector selector = Selector.open();
             agent = new ProxyAgent(this, ring, completions, heap, selector, listener, bootstrap.deriveKey("proxy"), me, n,
-                settings.window(), settings.peerTimeoutNs(), settings.connectTimeoutNs());
+                settings.window(), settings.peerTimeoutNs(), settings.connectTimeoutNs(), settings.waitPolls());
             runner = new AgentRunner(new ProxyAgent.Idle(agent, settings.spins(), settings.yields()), this::agentError, null, agent);
             AgentRunner.startOnThread(runner, r -> Thread.ofPlatform().daemon().name(agent.roleName()).unstarted(r));
         }
@@ -436,9 +455,9 @@ public final class ProxyTransport implements Transport
     {
         ring.commit(frame - Frames.LOCAL, KIND_COMMAND, Frames.LOCAL + frameBytes);
         ctx.issued.incrementAndGet(pe);
-        if (agent.sleeping)
+        if (agent.sleeping != ProxyAgent.AWAKE)
         {
-            agent.wakeup();
+            agent.wakeupForPost(); // pairs with the agent's store of sleeping before it checks the ring (ProxyAgent.sleep)
         }
     }
 
@@ -701,6 +720,17 @@ public final class ProxyTransport implements Transport
         if (a != null && !closed)
         {
             a.progressFromCaller();
+        }
+    }
+
+    /** A wait that progressed the proxy parks now ({@code SHMEM_PROXY_WAIT_POLL} with parking waits): the proxy thread takes over. */
+    @Override
+    public void progressParks()
+    {
+        final ProxyAgent a = agent;
+        if (a != null && !closed)
+        {
+            a.callerParks();
         }
     }
 
