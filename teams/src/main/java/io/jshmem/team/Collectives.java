@@ -212,22 +212,14 @@ final class Collectives
 
     // ------------------------------------------------------------------ alltoall
 
-    /**
-     * Every member puts block j to member j (all the puts, one fence, then a signal to each: one fence where a
-     * fence can cost a flush, as UCX's after a signal does), then waits for all.
-     */
+    /** Every member puts block j to member j, then waits for all. */
     static void alltoallLinear(final Channel c, final SymmetricArray<?> dest, final MemorySegment src, final long count)
     {
         final int eb = dest.elementBytes();
         for (int d = 1; d < c.size; d++)
         {
             final int j = (c.me + d) % c.size;
-            c.put(dest, c.me * count, src.asSlice(j * count * eb, count * eb), j);
-        }
-        c.ctx.fence();
-        for (int d = 1; d < c.size; d++)
-        {
-            c.signal((c.me + d) % c.size, 0);
+            c.putSignal(dest, c.me * count, src.asSlice(j * count * eb, count * eb), j, 0);
         }
         for (int d = 1; d < c.size; d++)
         {
@@ -250,10 +242,7 @@ final class Collectives
         }
     }
 
-    /**
-     * Strided alltoall: element-strided puts (iput); linear: all of them, one fence, a signal to each, then wait
-     * for all; pairwise: a put, fence, signal and wait per step.
-     */
+    /** Strided alltoall: element-strided puts (iput), then wait for all. */
     @SuppressWarnings({"unchecked", "rawtypes"})
     static void alltoallsLinear(final Channel c, final SymmetricArray dest, final MemorySegment src, final long dst,
         final long sst, final long count, final boolean pairwise)
@@ -265,20 +254,18 @@ final class Collectives
         {
             final int to = pairwise && pow2 ? c.me ^ s : (c.me + s) % n;
             c.ctx.iput(dest, dst * c.me * count, dst, array, (int)(sst * to * count), sst, count, c.world(to));
-            if (pairwise && to != c.me)
+            if (to != c.me)
             {
                 c.ctx.fence();
                 c.signal(to, 0);
-                c.await(pow2 ? to : (c.me - s + n) % n, 0);
+                if (pairwise)
+                {
+                    c.await(pow2 ? to : (c.me - s + n) % n, 0);
+                }
             }
         }
         if (!pairwise)
         {
-            c.ctx.fence(); // one fence for all the puts (as alltoallLinear), then a signal to each
-            for (int d = 1; d < n; d++)
-            {
-                c.signal((c.me + d) % n, 0);
-            }
             for (int d = 1; d < n; d++)
             {
                 c.await((c.me - d + n) % n, 0);
