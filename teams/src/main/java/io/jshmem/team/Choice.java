@@ -135,20 +135,28 @@ final class Choice
     }
 
     /**
-     * @param oneChunk whether the hierarchical alltoall would move everything in one chunk of the
-     *                 scratch: auto takes it only then (small messages, where aggregating the leaders'
-     *                 messages pays; large ones are bandwidth-bound and would pipeline in many chunks).
+     * A team across nodes runs the hierarchical alltoall when it moves the operation in at most this many
+     * chunks of the scratch, else linear (measured across test hosts, docs/teams.md).
+     */
+    static final long HIERARCHICAL_ALLTOALL_MAX_CHUNKS = 1;
+
+    /**
+     * @param chunks the number of scratch chunks the hierarchical alltoall would move the operation in
+     *               ({@link Long#MAX_VALUE} where it cannot run): on a team across nodes auto takes it up to
+     *               {@link #HIERARCHICAL_ALLTOALL_MAX_CHUNKS} (small messages, where one message per pair of
+     *               nodes pays), else linear (every pair's message in flight at once); pairwise's N-1
+     *               dependent rounds lost to both at every size measured across test hosts (docs/teams.md).
      */
     static Algorithm.Alltoall alltoall(final Algorithm.Alltoall forced, final int size, final boolean twoLevel, final boolean allMapped,
-        final boolean oneChunk)
+        final long chunks)
     {
         if (forced != Algorithm.Alltoall.AUTO)
         {
             return forced;
         }
-        if (twoLevel && !allMapped && oneChunk)
+        if (twoLevel && !allMapped)
         {
-            return Algorithm.Alltoall.HIERARCHICAL;
+            return chunks <= HIERARCHICAL_ALLTOALL_MAX_CHUNKS ? Algorithm.Alltoall.HIERARCHICAL : Algorithm.Alltoall.LINEAR;
         }
         return oneRound(size, allMapped) ? Algorithm.Alltoall.LINEAR : Algorithm.Alltoall.PAIRWISE;
     }

@@ -154,20 +154,24 @@ final class Hierarchical
     }
 
     /**
-     * @return elements per chunk of a two-level alltoall: a leader's half of the scratch holds its group's
-     *         outgoing blocks ({@code maxGroup x n}) and the blocks coming into its group ({@code n x maxGroup}).
+     * @return elements per chunk of a two-level alltoall: a leader's half of the scratch holds the blocks its
+     *         group sends ({@code groups x maxGroup x maxGroup}, area A) and those it receives from the other
+     *         groups (as many, area B).
      */
     static long alltoallChunk(final Channel c, final Hierarchy h, final int elementBytes)
     {
-        return c.halfBytes() / (2L * h.maxGroup() * c.size * elementBytes);
+        final long mg = h.maxGroup();
+        return c.halfBytes() / (2L * h.leaders().length * mg * mg * elementBytes);
     }
 
     /**
-     * Alltoall, one chunk of elements [from, from + k) of every block: members put their outgoing blocks
-     * into their leader's scratch (area A: [member index][destination rank]); each leader puts to every
-     * other leader the blocks its group sends to that leader's group (area B: [source rank][member index]),
-     * one message per leader pair; then each leader puts into every member's dest the blocks addressed to
-     * it, from A (sources in its group) or B (the others). Only leaders' messages cross nodes.
+     * Alltoall, one chunk of elements [from, from + k) of every block. Areas A (the blocks this group sends) and B
+     * (those it receives) of a leader's scratch half are indexed {@code [group][index in the destination's
+     * group][index in the source's group]}, so that what one group sends another is one contiguous slice:
+     * members put their outgoing pieces into A of their leader; each leader puts its slice of A for every other
+     * group into that group's leader's B, one message per leader pair (the only messages between nodes); then
+     * each leader puts into every member's dest the pieces addressed to it, one put per source group where
+     * that group's ranks are consecutive (the contiguous runs of a member's row).
      */
     static void alltoallChunk(final Channel c, final Hierarchy h, final SymmetricArray<?> dest, final MemorySegment src, final long count,
         final long from, final long k)
@@ -177,83 +181,117 @@ final class Hierarchical
         final int n = c.size;
         final int eb = dest.elementBytes();
         final long piece = k * eb;
-        final long areaB = (long)h.maxGroup() * n * piece;
+        final int mg = h.maxGroup();
+        final int[] leaders = h.leaders();
+        final int nl = leaders.length;
+        final long groupSlice = (long)mg * mg * piece;
+        final long areaB = half + nl * groupSlice;
         final int[] group = h.group();
+        final int[] groupIdx = new int[n];
+        final int[] inGroup = new int[n];
+        positions(h, groupIdx, inGroup);
+        final int myGroup = groupIdx[c.me];
+        final int mi = h.myIndex();
         if (c.me != group[0])
         {
             for (int j = 0; j < n; j++)
             {
-                c.put(c.scratch, half + ((long)h.myIndex() * n + j) * piece, src.asSlice((j * count + from) * eb, piece), group[0]);
+                if (j == c.me)
+                {
+                    continue;
+                }
+                final long at = half + ((long)(groupIdx[j] * mg + inGroup[j]) * mg + mi) * piece;
+                c.put(c.scratch, at, src.asSlice((j * count + from) * eb, piece), group[0]);
             }
             c.ctx.fence();
             c.signal(group[0], 0);
             c.await(group[0], RELEASE);
             return;
         }
+        final MemorySegment scratch = c.scratch.segment();
+        for (int j = 0; j < n; j++)
+        {
+            final long at = half + ((long)(groupIdx[j] * mg + inGroup[j]) * mg) * piece; // mi = 0: the leader is its group's first
+            MemorySegment.copy(src, (j * count + from) * eb, scratch, at, piece);
+        }
         for (int i = 1; i < group.length; i++)
         {
             c.await(group[i], 0);
         }
-        final MemorySegment scratch = c.scratch.segment();
-        final int[] leaders = h.leaders();
-        final int[] leaderOf = h.leaderOf();
-        final int nl = leaders.length;
+        final int li = h.leaderIndex();
         for (int d = 1; d < nl; d++)
         {
-            final int to = leaders[(h.leaderIndex() + d) % nl];
-            int toIndex = 0;
-            for (int r = 0; r < n; r++)
-            {
-                if (leaderOf[r] == to)
-                {
-                    for (int si = 0; si < group.length; si++)
-                    {
-                        final int s = group[si];
-                        final MemorySegment data = s == c.me ? src.asSlice((r * count + from) * eb, piece)
-                            : scratch.asSlice(half + ((long)si * n + r) * piece, piece);
-                        c.put(c.scratch, half + areaB + ((long)s * h.maxGroup() + toIndex) * piece, data, to);
-                    }
-                    toIndex++;
-                }
-            }
-            c.ctx.fence();
-            c.signal(to, 1);
+            final int g = (li + d) % nl;
+            c.putSignal(c.scratch, areaB + (long)myGroup * groupSlice, scratch.asSlice(half + g * groupSlice, groupSlice),
+                leaders[g], 1);
         }
         for (int d = 1; d < nl; d++)
         {
-            c.await(leaders[(h.leaderIndex() - d + nl) % nl], 1);
+            c.await(leaders[(li - d + nl) % nl], 1);
         }
         final MemorySegment mine = dest.segment();
-        for (int j = 0; j < group.length; j++)
+        for (int t = 0; t < group.length; t++)
         {
-            final int m = group[j];
-            int si = 0;
+            final int m = group[t];
+            long runFrom = -1;
+            long runTo = 0;
+            long runBytes = 0;
             for (int i = 0; i < n; i++)
             {
-                final MemorySegment data;
-                if (leaderOf[i] == c.me)
+                if (i == m)
                 {
-                    data = i == c.me ? src.asSlice((m * count + from) * eb, piece) : scratch.asSlice(half + ((long)si * n + m) * piece, piece);
-                    si++;
+                    continue; // a member's own block: copied by itself before the collective
                 }
-                else
+                final long at = (groupIdx[i] == myGroup ? half : areaB) + ((long)(groupIdx[i] * mg + t) * mg + inGroup[i]) * piece;
+                final long to = (i * count + from) * eb;
+                if (runBytes > 0 && at == runFrom + runBytes && to == runTo + runBytes)
                 {
-                    data = scratch.asSlice(half + areaB + ((long)i * h.maxGroup() + j) * piece, piece);
+                    runBytes += piece;
+                    continue;
                 }
-                if (m == c.me)
-                {
-                    MemorySegment.copy(data, 0, mine, (i * count + from) * eb, piece);
-                }
-                else
-                {
-                    c.put(dest, i * count + from, data, m);
-                }
+                release(c, dest, mine, scratch, runFrom, runTo, runBytes, m);
+                runFrom = at;
+                runTo = to;
+                runBytes = piece;
             }
+            release(c, dest, mine, scratch, runFrom, runTo, runBytes, m);
             if (m != c.me)
             {
                 c.ctx.fence();
                 c.signal(m, RELEASE);
             }
+        }
+    }
+
+    /** Copies (to this PE) or puts (to member m) a run of bytes of the scratch into m's dest. */
+    private static void release(final Channel c, final SymmetricArray<?> dest, final MemorySegment mine, final MemorySegment scratch,
+        final long from, final long to, final long bytes, final int m)
+    {
+        if (bytes == 0)
+        {
+            return;
+        }
+        if (m == c.me)
+        {
+            MemorySegment.copy(scratch, from, mine, to, bytes);
+        }
+        else
+        {
+            c.put(dest, to / dest.elementBytes(), scratch.asSlice(from, bytes), m);
+        }
+    }
+
+    /** Fills every team rank's group index (in {@code h.leaders()} order) and its index inside its group. */
+    private static void positions(final Hierarchy h, final int[] groupIdx, final int[] inGroup)
+    {
+        final int[] leaders = h.leaders();
+        final int[] filled = new int[leaders.length];
+        final int[] leaderOf = h.leaderOf();
+        for (int r = 0; r < groupIdx.length; r++)
+        {
+            final int g = java.util.Arrays.binarySearch(leaders, leaderOf[r]);
+            groupIdx[r] = g;
+            inGroup[r] = filled[g]++;
         }
     }
 

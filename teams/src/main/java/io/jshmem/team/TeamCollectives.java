@@ -350,18 +350,19 @@ final class TeamCollectives
     /**
      * @param count elements per block (0: alltoalls, which has no hierarchical form, so auto never takes it)
      * @return the alltoall algorithm; hierarchical only when the scratch holds a chunk of at least one
-     *         element per block (else pairwise).
+     *         element per block (else pairwise), and by auto only in few chunks ({@link Choice#alltoall}).
      */
     private Algorithm.Alltoall alltoallAlgorithm(final int elementBytes, final long count)
     {
         final boolean twoLevel = hierarchy().isTwoLevel();
         final long chunk = Hierarchical.alltoallChunk(channel, hierarchy(), elementBytes);
+        final long chunks = count > 0 && chunk >= 1 ? (count + chunk - 1) / chunk : Long.MAX_VALUE;
         final Algorithm.Alltoall alg = Choice.alltoall(registry.alltoallAlgorithm, size, twoLevel, (twoLevel || size > 4) && allMapped(),
-            count > 0 && chunk >= count);
+            chunks);
         return alg == Algorithm.Alltoall.HIERARCHICAL && chunk < 1 ? Algorithm.Alltoall.PAIRWISE : alg;
     }
 
-    /** alltoalls: linear, or pairwise when alltoall would be (the hierarchical alltoall has no strided form). */
+    /** alltoalls: linear, or pairwise when alltoall would be (the hierarchical alltoall has no strided form: across nodes, linear). */
     private boolean pairwise()
     {
         return alltoallAlgorithm(1, 0) == Algorithm.Alltoall.PAIRWISE;

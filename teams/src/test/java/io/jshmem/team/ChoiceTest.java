@@ -68,11 +68,15 @@ class ChoiceTest
                 {
                     assertEquals(Algorithm.Reduce.RING, Choice.reduce(Algorithm.Reduce.AUTO, size, bytes, true, false, true));
                 }
-                assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true));
+                assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, 1));
+                assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false,
+                    Choice.HIERARCHICAL_ALLTOALL_MAX_CHUNKS), "a few chunks");
+                assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false,
+                    Choice.HIERARCHICAL_ALLTOALL_MAX_CHUNKS + 1), "large across nodes: linear, not pairwise");
+                assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, Long.MAX_VALUE),
+                    "no hierarchical form (alltoalls): linear");
                 assertEquals(size <= 4 ? Algorithm.Alltoall.LINEAR : Algorithm.Alltoall.PAIRWISE,
-                    Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, false), "large: not hierarchical");
-                assertEquals(size <= 4 ? Algorithm.Alltoall.LINEAR : Algorithm.Alltoall.PAIRWISE,
-                    Choice.alltoall(Algorithm.Alltoall.AUTO, size, false, false, true));
+                    Choice.alltoall(Algorithm.Alltoall.AUTO, size, false, false, 1));
             }
         }
     }
@@ -88,8 +92,9 @@ class ChoiceTest
         assertEquals(Algorithm.Allgather.LINEAR, Choice.allgather(Algorithm.Allgather.AUTO, 32, 1 << 20, false, true));
         assertEquals(Algorithm.Allgather.RECURSIVE_DOUBLING, Choice.allgather(Algorithm.Allgather.AUTO, 33, 1 << 10, false, true));
         assertEquals(Algorithm.Allgather.RING, Choice.allgather(Algorithm.Allgather.AUTO, 33, 1 << 20, false, true));
-        assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, 32, false, true, true));
-        assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, 8, true, true, true), "pretend groups on one node");
+        assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, 32, false, true, 1));
+        assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, 8, true, true, 1), "pretend groups on one node");
+        assertEquals(Algorithm.Alltoall.PAIRWISE, Choice.alltoall(Algorithm.Alltoall.AUTO, 33, false, true, 1), "one node, over 32 PEs");
         assertEquals(Algorithm.Reduce.DIRECT, Choice.reduce(Algorithm.Reduce.AUTO, 4, 2048, false, true, true));
         assertEquals(Algorithm.Reduce.LINEAR, Choice.reduce(Algorithm.Reduce.AUTO, 8, 2048, false, true, true));
         assertEquals(Algorithm.Reduce.DIRECT, Choice.reduce(Algorithm.Reduce.AUTO, 8, 4096, false, true, true));

@@ -20,7 +20,7 @@ public abstract class CollProgram implements Program
     /** Collect and fcollect algorithms. */
     public static final String[] COLLECT = {"linear", "ring", "recursive_doubling", "hierarchical"};
     /** Alltoall(s) algorithms. */
-    public static final String[] ALLTOALL = {"linear", "pairwise"};
+    public static final String[] ALLTOALL = {"linear", "pairwise", "hierarchical"};
     /** Reduction algorithms. */
     public static final String[] REDUCE = {"linear", "recursive_doubling", "ring", "direct", "hierarchical", "split"};
     /** Scan algorithms. */
