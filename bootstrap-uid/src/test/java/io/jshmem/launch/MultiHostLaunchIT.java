@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class MultiHostLaunchIT
 {
-    private static final TestHosts HOSTS = new TestHosts("jsml", "10.92.0");
+    private static final TestHosts HOSTS = TestHosts.ownOr("jsml", "10.92.0");
     private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private static final String CP = System.getProperty("java.class.path");
 
@@ -108,25 +108,25 @@ class MultiHostLaunchIT
     @Test
     void twoPlusTwoAcrossTwoHosts()
     {
-        hello("jsml1:2,jsml2:2", new int[] {2, 2});
+        hello(HOSTS.host(1) + ":2," + HOSTS.host(2) + ":2", new int[] {2, 2});
     }
 
     @Test
     void threePlusOne()
     {
-        hello("jsml1:3,jsml2:1", new int[] {3, 1});
+        hello(HOSTS.host(1) + ":3," + HOSTS.host(2) + ":1", new int[] {3, 1});
     }
 
     @Test
     void fourOnOneHost()
     {
-        hello("jsml1:4", new int[] {4});
+        hello(HOSTS.host(1) + ":4", new int[] {4});
     }
 
     @Test
     void globalExitStatusComesBackFromTheRemoteRoot()
     {
-        final int status = shmemrun("--hosts", "jsml1:2,jsml2:2", "--tag-output", TestPe.class.getName(), "globalexit7");
+        final int status = shmemrun("--hosts", HOSTS.host(1) + ":2," + HOSTS.host(2) + ":2", "--tag-output", TestPe.class.getName(), "globalexit7");
         assertEquals(7, status, both());
         assertTrue(errBytes.toString(StandardCharsets.UTF_8).contains("shmemrun: PE 2 called global exit(7)"), both());
     }
@@ -134,7 +134,7 @@ class MultiHostLaunchIT
     @Test
     void timeoutEndsTheRemotePes()
     {
-        final int status = shmemrun("--hosts", "jsml1:1,jsml2:1", "--timeout", "4", "--grace", "1", TestPe.class.getName(), "idle");
+        final int status = shmemrun("--hosts", HOSTS.host(1) + ":1," + HOSTS.host(2) + ":1", "--timeout", "4", "--grace", "1", TestPe.class.getName(), "idle");
         assertEquals(ShmemRun.TIMEOUT_STATUS, status, both());
         assertTrue(errBytes.toString(StandardCharsets.UTF_8).contains("exceeded --timeout 4 s; ending 2 PE(s)"), both());
         // nothingLeftOnTheHosts checks the PEs and the root agent are gone
@@ -143,12 +143,12 @@ class MultiHostLaunchIT
     @Test
     void anUnreachableRootHostIsReportedClearly()
     {
-        final int status = ShmemRun.run(new String[] {"-cp", CP, "--hosts", "jsml9:2", "--agent", HOSTS.agent(), TestPe.class.getName(), "hello"},
+        final int status = ShmemRun.run(new String[] {"-cp", CP, "--hosts", HOSTS.host(9) + ":2", "--agent", HOSTS.agent(), TestPe.class.getName(), "hello"},
             new PrintStream(outBytes, true, StandardCharsets.UTF_8), new PrintStream(errBytes, true, StandardCharsets.UTF_8));
         assertEquals(1, status, both());
-        assertTrue(both().contains("unknown host 'jsml9'"), both());
-        assertTrue(both().contains("shmemrun: the bootstrap root on jsml9 ended before giving its unique id (exit status 1); agent: "
-            + TestHosts.SCRIPT + " exec jsml9"), both());
+        assertTrue(both().contains("unknown host '" + HOSTS.host(9) + "'"), both());
+        assertTrue(both().contains("shmemrun: the bootstrap root on " + HOSTS.host(9) + " ended before giving its unique id (exit status 1); agent: "
+            + TestHosts.SCRIPT + " exec " + HOSTS.host(9)), both());
     }
 
     /** The launcher in its own JVM, running TestPe idle on 2+2; returns it once every PE printed its pid. */
@@ -156,7 +156,7 @@ class MultiHostLaunchIT
     {
         final Process launcher = new ProcessBuilder(JAVA, "-XX:+UseSerialGC", "-cp", CP, ShmemRun.class.getName(),
             "-cp", CP, "-J", "-XX:+UseSerialGC", "-J", "-XX:TieredStopAtLevel=1", "--agent", HOSTS.agent(),
-            "--hosts", "jsml1:2,jsml2:2", "--tag-output", TestPe.class.getName(), "idle").redirectErrorStream(true).start();
+            "--hosts", HOSTS.host(1) + ":2," + HOSTS.host(2) + ":2", "--tag-output", TestPe.class.getName(), "idle").redirectErrorStream(true).start();
         final BufferedReader r = launcher.inputReader();
         final Long[] byRank = new Long[4];
         String line;
@@ -210,7 +210,7 @@ class MultiHostLaunchIT
             Thread.sleep(200);
             synchronized (log)
             {
-                assertTrue(log.toString().contains("shmemrun: PE 3 on jsml2 exited with status 137"), log.toString());
+                assertTrue(log.toString().contains("shmemrun: PE 3 on " + HOSTS.host(2) + " exited with status 137"), log.toString());
             }
         }
         finally

@@ -32,6 +32,22 @@ public final class TestHosts
         this.net = net;
     }
 
+    /**
+     * @return the hosts of an engineer's own prefix and subnet when {@code JSHMEM_TEST_HOSTS_PREFIX} (and
+     *         {@code JSHMEM_TEST_HOSTS_NET}) are set, else the test's own, so that tests of several worktrees run side by
+     *         side without sharing namespaces
+     */
+    public static TestHosts ownOr(final String prefix, final String net)
+    {
+        return new TestHosts(envOr("JSHMEM_TEST_HOSTS_PREFIX", prefix), envOr("JSHMEM_TEST_HOSTS_NET", net));
+    }
+
+    private static String envOr(final String name, final String otherwise)
+    {
+        final String v = System.getenv(name);
+        return v == null || v.isBlank() ? otherwise : v;
+    }
+
     /** @return the name of host i (1-based). */
     public String host(final int i)
     {

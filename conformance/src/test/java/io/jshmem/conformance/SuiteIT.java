@@ -77,7 +77,7 @@ class SuiteIT
     private static boolean hostsUp;
 
     /** The two test hosts of the two-host variant (bin/test-hosts), up on first demand, down after the suite. */
-    static final TestHosts HOSTS = new TestHosts(HOSTS_PREFIX, "10.83.0");
+    static final TestHosts HOSTS = TestHosts.ownOr(HOSTS_PREFIX, "10.83.0");
 
     static synchronized void hostsUp()
     {

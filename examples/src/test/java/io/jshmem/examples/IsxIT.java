@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class IsxIT
 {
-    private static final TestHosts HOSTS = new TestHosts("jix", "10.114.0");
+    private static final TestHosts HOSTS = TestHosts.ownOr("jix", "10.114.0");
     private static final int KEYS = 16384;
 
     @BeforeAll

@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class MoeIT
 {
-    private static final TestHosts HOSTS = new TestHosts("jsmo", "10.97.0");
+    private static final TestHosts HOSTS = TestHosts.ownOr("jsmo", "10.97.0");
     private static final List<String> UCX = List.of("-x", "SHMEM_TRANSPORT=p2p,ucx", "-x", "UCX_TLS=tcp", "-x", "UCX_NET_DEVICES=eth0");
     private static final String[] SMALL = {"--tokens", "128", "--hidden", "256", "--iters", "3", "--verify"};
 

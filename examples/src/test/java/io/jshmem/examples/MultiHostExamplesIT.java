@@ -16,14 +16,9 @@ import org.junit.jupiter.api.Test;
 class MultiHostExamplesIT
 {
     /** Prefix and subnet: JSHMEM_TEST_HOSTS_PREFIX/_NET if set (an engineer's own), else the test's. */
-    private static final TestHosts HOSTS = new TestHosts(envOr("JSHMEM_TEST_HOSTS_PREFIX", "jsx2h"), envOr("JSHMEM_TEST_HOSTS_NET", "10.94.0"));
+    private static final TestHosts HOSTS = TestHosts.ownOr("jsx2h", "10.94.0");
     private final HostJobs jobs = new HostJobs(HOSTS);
 
-    private static String envOr(final String name, final String otherwise)
-    {
-        final String v = System.getenv(name);
-        return v == null || v.isBlank() ? otherwise : v;
-    }
 
     @BeforeAll
     static void up() throws Exception

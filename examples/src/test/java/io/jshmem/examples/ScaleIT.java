@@ -16,7 +16,7 @@ class ScaleIT
 {
     private static final int HOST_COUNT = 8;
     private static final int PER_HOST = 8;
-    private static final TestHosts HOSTS = new TestHosts("jsxl", "10.99.0");
+    private static final TestHosts HOSTS = TestHosts.ownOr("jsxl", "10.99.0");
     private final HostJobs jobs = new HostJobs(HOSTS);
 
     @BeforeAll

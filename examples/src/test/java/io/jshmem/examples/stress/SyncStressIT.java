@@ -22,13 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class SyncStressIT
 {
-    private static final TestHosts HOSTS = new TestHosts(envOr("JSHMEM_TEST_HOSTS_PREFIX", "jsst"), envOr("JSHMEM_TEST_HOSTS_NET", "10.98.0"));
+    private static final TestHosts HOSTS = TestHosts.ownOr("jsst", "10.98.0");
 
-    private static String envOr(final String name, final String otherwise)
-    {
-        final String v = System.getenv(name);
-        return v == null || v.isBlank() ? otherwise : v;
-    }
 
     @BeforeAll
     static void up() throws Exception
