@@ -1,8 +1,7 @@
 package io.jshmem.launch;
 
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -29,24 +28,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class MultiHostLaunchIT
 {
-    private static final TestHosts HOSTS = TestHosts.ownOr("jsml", "10.92.0");
+    @RegisterExtension
+    static final TestHosts HOSTS = TestHosts.ownOr("jsml", "10.92.0").upForClass(2);
     private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private static final String CP = System.getProperty("java.class.path");
 
     private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
     private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
 
-    @BeforeAll
-    static void up() throws Exception
-    {
-        HOSTS.up(2);
-    }
-
-    @AfterAll
-    static void down() throws Exception
-    {
-        HOSTS.down();
-    }
 
     @AfterEach
     void nothingLeftOnTheHosts() throws Exception

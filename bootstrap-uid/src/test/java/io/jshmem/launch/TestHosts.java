@@ -9,15 +9,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Drives {@code bin/test-hosts} for the multi-host tests, with a prefix and subnet of the test's own
- * so concurrent runs do not collide; {@link #down()} tears everything down and asserts nothing is left.
+ * so concurrent runs do not collide; {@link #down()} tears everything down and asserts nothing is left. As a JUnit
+ * extension ({@code @RegisterExtension static final TestHosts HOSTS = TestHosts.ownOr(prefix, net).upForClass(n)}) it
+ * brings n hosts up before the class's tests and down after them.
  */
-public final class TestHosts
+public final class TestHosts implements BeforeAllCallback, AfterAllCallback
 {
     /** The worktree: tests run in the module directory. */
     public static final Path ROOT = Path.of("").toAbsolutePath().getParent();
@@ -25,6 +31,7 @@ public final class TestHosts
 
     public final String prefix;
     public final String net;
+    private int forClass;
 
     public TestHosts(final String prefix, final String net)
     {
@@ -46,6 +53,34 @@ public final class TestHosts
     {
         final String v = System.getenv(name);
         return v == null || v.isBlank() ? otherwise : v;
+    }
+
+    /**
+     * @param n hosts to bring up before the tests of the class this is registered with, and down after them
+     * @return this
+     */
+    public TestHosts upForClass(final int n)
+    {
+        forClass = n;
+        return this;
+    }
+
+    @Override
+    public void beforeAll(final ExtensionContext context) throws Exception
+    {
+        if (forClass > 0)
+        {
+            up(forClass);
+        }
+    }
+
+    @Override
+    public void afterAll(final ExtensionContext context) throws Exception
+    {
+        if (forClass > 0)
+        {
+            down();
+        }
     }
 
     /** @return the name of host i (1-based). */

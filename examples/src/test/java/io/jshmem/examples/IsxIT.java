@@ -4,8 +4,7 @@ import io.jshmem.examples.isx.Isx;
 import io.jshmem.launch.ShmemRun;
 import io.jshmem.launch.TestHosts;
 import io.jshmem.launch.TorchrunJob;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,20 +34,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class IsxIT
 {
-    private static final TestHosts HOSTS = TestHosts.ownOr("jix", "10.114.0");
+    @RegisterExtension
+    static final TestHosts HOSTS = TestHosts.ownOr("jix", "10.114.0").upForClass(2);
     private static final int KEYS = 16384;
 
-    @BeforeAll
-    static void up() throws Exception
-    {
-        HOSTS.up(2);
-    }
-
-    @AfterAll
-    static void down() throws Exception
-    {
-        HOSTS.down();
-    }
 
     @Test
     void verifiesOnFourPesWithIsxsLog(@TempDir final Path dir) throws Exception

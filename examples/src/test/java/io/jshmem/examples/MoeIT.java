@@ -2,8 +2,7 @@ package io.jshmem.examples;
 
 import io.jshmem.launch.ShmemRun;
 import io.jshmem.launch.TestHosts;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -25,21 +24,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class MoeIT
 {
-    private static final TestHosts HOSTS = TestHosts.ownOr("jsmo", "10.97.0");
+    @RegisterExtension
+    static final TestHosts HOSTS = TestHosts.ownOr("jsmo", "10.97.0").upForClass(2);
     private static final List<String> UCX = List.of("-x", "SHMEM_TRANSPORT=p2p,ucx", "-x", "UCX_TLS=tcp", "-x", "UCX_NET_DEVICES=eth0");
     private static final String[] SMALL = {"--tokens", "128", "--hidden", "256", "--iters", "3", "--verify"};
 
-    @BeforeAll
-    static void up() throws Exception
-    {
-        HOSTS.up(2);
-    }
-
-    @AfterAll
-    static void down() throws Exception
-    {
-        HOSTS.down();
-    }
 
     private static String runHere(final int n, final String... args) throws InterruptedException
     {

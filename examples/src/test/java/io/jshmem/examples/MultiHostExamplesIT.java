@@ -1,8 +1,7 @@
 package io.jshmem.examples;
 
 import io.jshmem.launch.TestHosts;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,21 +15,11 @@ import org.junit.jupiter.api.Test;
 class MultiHostExamplesIT
 {
     /** Prefix and subnet: JSHMEM_TEST_HOSTS_PREFIX/_NET if set (an engineer's own), else the test's. */
-    private static final TestHosts HOSTS = TestHosts.ownOr("jsx2h", "10.94.0");
+    @RegisterExtension
+    static final TestHosts HOSTS = TestHosts.ownOr("jsx2h", "10.94.0").upForClass(2);
     private final HostJobs jobs = new HostJobs(HOSTS);
 
 
-    @BeforeAll
-    static void up() throws Exception
-    {
-        HOSTS.up(2);
-    }
-
-    @AfterAll
-    static void down() throws Exception
-    {
-        HOSTS.down();
-    }
 
     @Test
     void ringTwoPlusTwo() throws Exception

@@ -1,8 +1,7 @@
 package io.jshmem.examples;
 
 import io.jshmem.launch.TestHosts;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,20 +15,10 @@ class ScaleIT
 {
     private static final int HOST_COUNT = 8;
     private static final int PER_HOST = 8;
-    private static final TestHosts HOSTS = TestHosts.ownOr("jsxl", "10.99.0");
+    @RegisterExtension
+    static final TestHosts HOSTS = TestHosts.ownOr("jsxl", "10.99.0").upForClass(HOST_COUNT);
     private final HostJobs jobs = new HostJobs(HOSTS);
 
-    @BeforeAll
-    static void up() throws Exception
-    {
-        HOSTS.up(HOST_COUNT);
-    }
-
-    @AfterAll
-    static void down() throws Exception
-    {
-        HOSTS.down();
-    }
 
     private static String layout()
     {

@@ -1,8 +1,7 @@
 package io.jshmem.examples.stress;
 
 import io.jshmem.launch.TestHosts;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -22,20 +21,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class SyncStressIT
 {
-    private static final TestHosts HOSTS = TestHosts.ownOr("jsst", "10.98.0");
+    @RegisterExtension
+    static final TestHosts HOSTS = TestHosts.ownOr("jsst", "10.98.0").upForClass(2);
 
 
-    @BeforeAll
-    static void up() throws Exception
-    {
-        HOSTS.up(2);
-    }
-
-    @AfterAll
-    static void down() throws Exception
-    {
-        HOSTS.down();
-    }
 
     @Test
     void everyShortUcxJobOfBarrierStormsEndsWell() throws Exception
