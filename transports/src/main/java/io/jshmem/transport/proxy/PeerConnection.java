@@ -93,34 +93,41 @@ final class PeerConnection
 
     private void allocateRx(final int capacity)
     {
-        final Arena arena = Arena.ofShared();
-        final MemorySegment seg = arena.allocate(capacity, 64);
-        final ByteBuffer next = seg.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
-        if (rx != null)
-        {
-            MemorySegment.copy(rxSegment, 0, seg, 0, rx.position());
-            next.position(rx.position());
-            rxArena.close();
-        }
-        rx = next;
-        rxSegment = seg;
-        rxArena = arena;
+        final Buffer b = Buffer.resize(rx, rxSegment, rxArena, capacity);
+        rx = b.bytes();
+        rxSegment = b.segment();
+        rxArena = b.arena();
     }
 
     private void allocateTx(final int capacity)
     {
-        final Arena arena = Arena.ofShared();
-        final MemorySegment seg = arena.allocate(capacity, 64);
-        final ByteBuffer next = seg.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
-        if (tx != null)
+        final Buffer b = Buffer.resize(tx, txSegment, txArena, capacity);
+        tx = b.bytes();
+        txSegment = b.segment();
+        txArena = b.arena();
+    }
+
+    /** A receive or send buffer: 64-byte aligned native memory of its own arena, seen as a little-endian ByteBuffer. */
+    private record Buffer(ByteBuffer bytes, MemorySegment segment, Arena arena)
+    {
+        /**
+         * @param old the buffer now, or null for the first; its arena is closed once its {@code position()} bytes
+         *            are copied over (the new buffer keeps that position)
+         * @return a buffer of {@code capacity} bytes
+         */
+        static Buffer resize(final ByteBuffer old, final MemorySegment oldSegment, final Arena oldArena, final int capacity)
         {
-            MemorySegment.copy(txSegment, 0, seg, 0, tx.position());
-            next.position(tx.position());
-            txArena.close();
+            final Arena arena = Arena.ofShared();
+            final MemorySegment seg = arena.allocate(capacity, 64);
+            final ByteBuffer next = seg.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+            if (old != null)
+            {
+                MemorySegment.copy(oldSegment, 0, seg, 0, old.position());
+                next.position(old.position());
+                oldArena.close();
+            }
+            return new Buffer(next, seg, arena);
         }
-        tx = next;
-        txSegment = seg;
-        txArena = arena;
     }
 
     /** Makes room for {@code bytes} more in the send buffer (replies must never wait: the buffer grows). */
