@@ -356,45 +356,7 @@ public final class BootstrapRoot implements AutoCloseable
     {
         try
         {
-            while (!closed)
-            {
-                long nextDeadline = Long.MAX_VALUE;
-                for (final Conn c : handshaking)
-                {
-                    nextDeadline = Math.min(nextDeadline, c.deadlineNs);
-                }
-                final long waitMs = nextDeadline == Long.MAX_VALUE ? 0
-                    : Math.max(1, (nextDeadline - System.nanoTime() + 999_999) / 1_000_000);
-                selector.select(waitMs);
-                if (closed)
-                {
-                    break;
-                }
-                for (final SelectionKey k : selector.selectedKeys())
-                {
-                    if (!k.isValid())
-                    {
-                        continue;
-                    }
-                    if (k.attachment() == null)
-                    {
-                        accept();
-                    }
-                    else
-                    {
-                        ((Conn)k.attachment()).read();
-                    }
-                }
-                selector.selectedKeys().clear();
-                final long now = System.nanoTime();
-                for (final Conn c : List.copyOf(handshaking))
-                {
-                    if (now - c.deadlineNs >= 0)
-                    {
-                        c.fail(new SocketTimeoutException("handshake deadline passed"));
-                    }
-                }
-            }
+            SelectLoop.run(selector, () -> closed, handshaking, this::accept);
         }
         catch (final IOException | java.nio.channels.ClosedSelectorException ex)
         {
@@ -482,7 +444,7 @@ public final class BootstrapRoot implements AutoCloseable
      * One connection on the connections thread: its handshake as a state machine (AUTH_HELLO,
      * AUTH_RESPONSE, HELLO), then a member's control channel (heartbeats, store, EXIT, LEAVE).
      */
-    private final class Conn
+    private final class Conn implements SelectLoop.Connection
     {
         private static final int AUTH_HELLO = 0;
         private static final int AUTH_RESPONSE = 1;
@@ -501,6 +463,24 @@ public final class BootstrapRoot implements AutoCloseable
         Conn(final Channel ch)
         {
             this.ch = ch;
+        }
+
+        @Override
+        public long handshakeDeadlineNs()
+        {
+            return deadlineNs;
+        }
+
+        @Override
+        public void ready(final SelectionKey key)
+        {
+            read();
+        }
+
+        @Override
+        public void expire(final SocketTimeoutException reason)
+        {
+            fail(reason);
         }
 
         /** Takes every whole frame that has arrived. */

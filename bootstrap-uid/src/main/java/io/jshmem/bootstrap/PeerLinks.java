@@ -14,7 +14,6 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -116,58 +115,7 @@ final class PeerLinks implements AutoCloseable
     {
         try
         {
-            while (!closed)
-            {
-                long nextDeadline = Long.MAX_VALUE;
-                for (final Inbound c : handshaking)
-                {
-                    nextDeadline = Math.min(nextDeadline, c.deadlineNs);
-                }
-                final long waitMs = nextDeadline == Long.MAX_VALUE ? 0
-                    : Math.max(1, (nextDeadline - System.nanoTime() + 999_999) / 1_000_000);
-                selector.select(waitMs);
-                if (closed)
-                {
-                    break;
-                }
-                for (final SelectionKey k : selector.selectedKeys())
-                {
-                    if (!k.isValid())
-                    {
-                        continue;
-                    }
-                    if (k.attachment() == null)
-                    {
-                        accept();
-                        continue;
-                    }
-                    final Inbound c = (Inbound)k.attachment();
-                    try
-                    {
-                        if (k.isWritable())
-                        {
-                            c.flush();
-                        }
-                        if (k.isValid() && k.isReadable())
-                        {
-                            c.read();
-                        }
-                    }
-                    catch (final IOException | RuntimeException ex)
-                    {
-                        drop(c, ex);
-                    }
-                }
-                selector.selectedKeys().clear();
-                final long now = System.nanoTime();
-                for (final Inbound c : List.copyOf(handshaking))
-                {
-                    if (now - c.deadlineNs >= 0)
-                    {
-                        drop(c, new SocketTimeoutException("handshake deadline passed"));
-                    }
-                }
-            }
+            SelectLoop.run(selector, () -> closed, handshaking, this::accept);
         }
         catch (final IOException | ClosedSelectorException ex)
         {
@@ -251,7 +199,7 @@ final class PeerLinks implements AutoCloseable
     }
 
     /** One inbound connection, its handshake state and its partial frame (selector thread only). */
-    private final class Inbound
+    private final class Inbound implements SelectLoop.Connection
     {
         private final SocketChannel sc;
         private final String remote;
@@ -268,6 +216,39 @@ final class PeerLinks implements AutoCloseable
         {
             this.sc = sc;
             this.remote = remote;
+        }
+
+        @Override
+        public long handshakeDeadlineNs()
+        {
+            return deadlineNs;
+        }
+
+        /** Flushes what waits to be written, then reads; a failure drops the connection. */
+        @Override
+        public void ready(final SelectionKey k)
+        {
+            try
+            {
+                if (k.isWritable())
+                {
+                    flush();
+                }
+                if (k.isValid() && k.isReadable())
+                {
+                    read();
+                }
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                drop(this, ex);
+            }
+        }
+
+        @Override
+        public void expire(final SocketTimeoutException reason)
+        {
+            drop(this, reason);
         }
 
         /** Reads what has arrived, handling every whole frame. */

@@ -320,7 +320,7 @@ final class Hierarchical
             c.await(group[i], 0);
             m.combine(op, acc, buffer(c, half, i, bufBytes, bytes), count);
         }
-        betweenLeaders(c, h, m, op, acc, half, bufBytes, count);
+        recursiveDoubling(c, h.leaders(), h.leaderIndex(), m, op, acc, half, h.maxGroup(), bufBytes, count, 1); // between the leaders
         dest.segment().asSlice(destIndex * m.bytes, bytes).copyFrom(acc);
         for (int i = 1; i < group.length; i++)
         {
@@ -331,13 +331,6 @@ final class Hierarchical
     private static MemorySegment buffer(final Channel c, final long half, final int index, final long bufBytes, final long bytes)
     {
         return c.scratch.slice(half + index * bufBytes, bytes).segment();
-    }
-
-    /** Recursive doubling among the leaders (Rabenseifner's fold for a non-power-of-two count), into acc. */
-    private static void betweenLeaders(final Channel c, final Hierarchy h, final ElementMath m, final ReduceOp op, final MemorySegment acc,
-        final long half, final long bufBytes, final long count)
-    {
-        recursiveDoubling(c, h.leaders(), h.leaderIndex(), m, op, acc, half, h.maxGroup(), bufBytes, count, 1);
     }
 
     /**
