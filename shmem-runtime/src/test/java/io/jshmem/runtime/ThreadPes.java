@@ -5,6 +5,7 @@ import io.jshmem.ThreadLevel;
 import io.jshmem.bootstrap.BootstrapRoot;
 import io.jshmem.bootstrap.UniqueId;
 import io.jshmem.config.ShmemConfig;
+import io.jshmem.transport.PeFutures;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -72,29 +73,7 @@ final class ThreadPes
                         return null;
                     }));
                 }
-                Exception first = null;
-                for (final Future<?> f : futures)
-                {
-                    try
-                    {
-                        f.get(60, TimeUnit.SECONDS);
-                    }
-                    catch (final Exception ex)
-                    {
-                        if (first == null)
-                        {
-                            first = ex;
-                        }
-                        else
-                        {
-                            first.addSuppressed(ex);
-                        }
-                    }
-                }
-                if (first != null)
-                {
-                    throw first;
-                }
+                PeFutures.awaitAll(futures, 60);
             }
             finally
             {
