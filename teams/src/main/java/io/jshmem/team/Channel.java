@@ -50,6 +50,7 @@ final class Channel
     /** The longest the timeout diagnosis waits for the members' arrived words. */
     static final long MAX_DIAGNOSIS_NS = 2_000_000_000L;
     private static final VarHandle ARRIVED = ValueLayout.JAVA_LONG.varHandle();
+    private static final VarHandle SIGNAL = ValueLayout.JAVA_LONG.varHandle();
 
     final ShmemContext ctx;
     final SymmetricLongs sig;
@@ -71,6 +72,19 @@ final class Channel
     private MemorySegment work;
     /** Where the timeout diagnosis's gets land (made at the first timeout, never freed). */
     private MemorySegment diagnosis;
+    /** Maps members' copies of objects ({@link #mapPeers}); null until then. */
+    private TeamHost host;
+    /** Each member's signal words and scratch as this PE maps them (null: not mapped, messages go through ctx). */
+    private MemorySegment[] peerSig;
+    private MemorySegment[] peerScratch;
+    /** The place (heap offset, bytes) of the last object put to through a mapping, and its mapped copies (filled as used). */
+    private long destOffset = -1;
+    private long destBytes = -1;
+    private MemorySegment[] destMapped;
+    /** {@link #acc}'s buffer. */
+    private MemorySegment acc;
+    /** Whether a put or signal went through ctx since the last {@link #fence}. */
+    private boolean sentThroughCtx;
 
     /**
      * @param timeoutNs the deadline of every wait, 0 for none.
@@ -123,30 +137,143 @@ final class Channel
         return (seq << STEP_BITS) | step;
     }
 
-    /** Tells team member {@code rank} that this PE's message {@code step} of this phase is delivered. */
-    void signal(final int rank, final int step)
+    /**
+     * Maps the members this PE reaches by p2p ({@code p2p}, WORLD numbers): their signal words and scratch are then
+     * written with stores into their heaps instead of through {@link #ctx}, and a signal is a release store (see
+     * {@link #signal}). Called once, before the team's first collective.
+     */
+    void mapPeers(final TeamHost host, final java.util.function.IntPredicate p2p)
     {
-        ctx.signalSet(sig, me, value(step), world(rank));
+        this.host = host;
+        peerSig = new MemorySegment[size];
+        peerScratch = new MemorySegment[size];
+        destMapped = new MemorySegment[size];
+        for (int r = 0; r < size; r++)
+        {
+            if (r != me && p2p.test(world(r)))
+            {
+                peerSig[r] = host.ptr(sig, world(r));
+                peerScratch[r] = host.ptr(scratch, world(r));
+            }
+        }
     }
 
-    /** Puts a local segment into a member's copy of {@code dest} at element {@code destIndex}. */
+    /**
+     * Tells team member {@code rank} that this PE's message {@code step} of this phase is delivered. To a member this
+     * PE maps it is a release store into the member's heap: every store before it (the message's data, stored
+     * through the same mapping) is visible to a reader that sees the signal, with no fence; to any other member it
+     * travels through {@link #ctx}.
+     */
+    void signal(final int rank, final int step)
+    {
+        final MemorySegment s = peerSig == null ? null : peerSig[rank];
+        if (s != null)
+        {
+            SIGNAL.setRelease(s, 8L * me, value(step));
+        }
+        else
+        {
+            ctx.signalSet(sig, me, value(step), world(rank));
+            sentThroughCtx = true;
+        }
+    }
+
+    /** Puts a local segment into a member's copy of {@code dest} at element {@code destIndex} (stores where mapped). */
     void put(final SymmetricArray<?> dest, final long destIndex, final MemorySegment data, final int rank)
     {
         if (data.byteSize() > 0)
         {
-            ctx.put(dest, destIndex, data, world(rank));
+            final MemorySegment target = mapped(dest, rank);
+            if (target != null)
+            {
+                MemorySegment.copy(data, 0, target, destIndex * dest.elementBytes(), data.byteSize());
+            }
+            else
+            {
+                ctx.put(dest, destIndex, data, world(rank));
+                sentThroughCtx = true;
+            }
         }
     }
 
-    /** Put, fence (the data is delivered before the signal), signal. */
+    /** Put, fence (the data is delivered before the signal), signal; to a mapped member: stores, then the release store of the signal. */
     void putSignal(final SymmetricArray<?> dest, final long destIndex, final MemorySegment data, final int rank, final int step)
     {
-        if (data.byteSize() > 0)
+        putSignal(dest, destIndex, data, 0, data.byteSize(), rank, step);
+    }
+
+    /** {@link #putSignal(SymmetricArray, long, MemorySegment, int, int)} of {@code bytes} bytes of {@code data} from {@code dataOff}: no slice to a mapped member. */
+    void putSignal(final SymmetricArray<?> dest, final long destIndex, final MemorySegment data, final long dataOff, final long bytes,
+        final int rank, final int step)
+    {
+        if (bytes > 0)
         {
-            ctx.put(dest, destIndex, data, world(rank));
-            ctx.fence();
+            final MemorySegment target = mapped(dest, rank);
+            if (target != null)
+            {
+                MemorySegment.copy(data, dataOff, target, destIndex * dest.elementBytes(), bytes);
+            }
+            else
+            {
+                ctx.put(dest, destIndex, data.asSlice(dataOff, bytes), world(rank));
+                ctx.fence();
+            }
         }
         signal(rank, step);
+    }
+
+    /**
+     * @return a Java-heap accumulator of at least {@code bytes} (reused by every collective of this team, one at a time;
+     *         grown when too small), so that the combine loops see heap segments on the accumulator side as
+     *         {@link #work()} and the hot paths allocate nothing
+     */
+    MemorySegment acc(final long bytes)
+    {
+        if (acc == null || acc.byteSize() < bytes)
+        {
+            acc = MemorySegment.ofArray(new long[(int)Math.max(8, (bytes + 7) >>> 3)]);
+        }
+        return acc;
+    }
+
+    /**
+     * Orders the puts before it ahead of the signals after it: {@link ShmemContext#fence} when anything went through
+     * {@link #ctx} since the last fence, else nothing (stores into mapped heaps are ordered by the signal's release).
+     */
+    void fence()
+    {
+        if (sentThroughCtx)
+        {
+            ctx.fence();
+            sentThroughCtx = false;
+        }
+    }
+
+    /** @return member {@code rank}'s copy of {@code dest} as this PE maps it, or null when it does not. */
+    private MemorySegment mapped(final SymmetricArray<?> dest, final int rank)
+    {
+        if (peerSig == null || peerSig[rank] == null)
+        {
+            return null;
+        }
+        if (dest == scratch)
+        {
+            return peerScratch[rank];
+        }
+        if (dest.offset() != destOffset || dest.byteSize() != destBytes)
+        {
+            // keyed by place, not identity: a new handle on the same bytes (asLongs(), slice()) maps to the same segments
+            destOffset = dest.offset();
+            destBytes = dest.byteSize();
+            Arrays.fill(destMapped, null);
+        }
+        MemorySegment m = destMapped[rank];
+        if (m == null)
+        {
+            m = host.ptr(dest, world(rank));
+            destMapped[rank] = m;
+        }
+        return m;
     }
 
     /**
@@ -363,6 +490,7 @@ final class Channel
             final int r = (me + d) % size;
             ctx.put(small, mine, pair, 0, 2, world(r));
             ctx.fence();
+            sentThroughCtx = false;
             signal(r, 0);
         }
         final long[][] all = new long[size][2];

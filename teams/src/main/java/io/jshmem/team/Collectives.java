@@ -196,7 +196,7 @@ final class Collectives
             {
                 c.put(dest, offsets[0], slice(dest, offsets, 0, cnt - run1), to);
             }
-            c.ctx.fence();
+            c.fence();
             c.signal(to, round);
             c.await(from, round);
             have += cnt;
@@ -219,7 +219,7 @@ final class Collectives
         for (int d = 1; d < c.size; d++)
         {
             final int j = (c.me + d) % c.size;
-            c.putSignal(dest, c.me * count, src.asSlice(j * count * eb, count * eb), j, 0);
+            c.putSignal(dest, c.me * count, src, j * count * eb, count * eb, j, 0);
         }
         for (int d = 1; d < c.size; d++)
         {

@@ -72,6 +72,13 @@ abstract class ElementMath
     /** {@code acc[i] = acc[i] op in[i]} for {@code count} elements; both segments start at element 0. */
     abstract void combine(ReduceOp op, MemorySegment acc, MemorySegment in, long count);
 
+    /**
+     * {@code acc[accOff + i] = acc[accOff + i] op in[inOff + i]} for {@code count} elements, offsets in bytes: the
+     * allocation-free form (no slices) of the small reductions' hot paths. A loop of its own: the zero-offset loop of
+     * the large reductions measured 1.8x slower on 16 cores when it took the offsets too.
+     */
+    abstract void combine(ReduceOp op, MemorySegment acc, long accOff, MemorySegment in, long inOff, long count);
+
     /** Integer lanes: 1, 2, 4 or 8 byte elements in a long; chars zero-extend, the others sign-extend. */
     private static final class Integral extends ElementMath
     {
@@ -118,19 +125,33 @@ abstract class ElementMath
             final long end = count * bytes;
             for (long o = 0; o < end; o += bytes)
             {
-                final long a = get(acc, o);
-                final long b = get(in, o);
-                set(acc, o, switch (op)
-                {
-                    case AND -> a & b;
-                    case OR -> a | b;
-                    case XOR -> a ^ b;
-                    case MAX -> Math.max(a, b);
-                    case MIN -> Math.min(a, b);
-                    case SUM -> a + b;
-                    case PROD -> a * b;
-                });
+                set(acc, o, apply(op, get(acc, o), get(in, o)));
             }
+        }
+
+        @Override
+        void combine(final ReduceOp op, final MemorySegment acc, final long accOff, final MemorySegment in, final long inOff,
+            final long count)
+        {
+            final long end = count * bytes;
+            for (long o = 0; o < end; o += bytes)
+            {
+                set(acc, accOff + o, apply(op, get(acc, accOff + o), get(in, inOff + o)));
+            }
+        }
+
+        private static long apply(final ReduceOp op, final long a, final long b)
+        {
+            return switch (op)
+            {
+                case AND -> a & b;
+                case OR -> a | b;
+                case XOR -> a ^ b;
+                case MAX -> Math.max(a, b);
+                case MIN -> Math.min(a, b);
+                case SUM -> a + b;
+                case PROD -> a * b;
+            };
         }
     }
 
@@ -171,17 +192,31 @@ abstract class ElementMath
             final long end = count * bytes;
             for (long o = 0; o < end; o += bytes)
             {
-                final double a = get(acc, o);
-                final double b = get(in, o);
-                set(acc, o, switch (op)
-                {
-                    case MAX -> Math.max(a, b);
-                    case MIN -> Math.min(a, b);
-                    case SUM -> a + b;
-                    case PROD -> a * b;
-                    default -> throw new IllegalArgumentException(op + " on " + typeName);
-                });
+                set(acc, o, apply(op, get(acc, o), get(in, o)));
             }
+        }
+
+        @Override
+        void combine(final ReduceOp op, final MemorySegment acc, final long accOff, final MemorySegment in, final long inOff,
+            final long count)
+        {
+            final long end = count * bytes;
+            for (long o = 0; o < end; o += bytes)
+            {
+                set(acc, accOff + o, apply(op, get(acc, accOff + o), get(in, inOff + o)));
+            }
+        }
+
+        private double apply(final ReduceOp op, final double a, final double b)
+        {
+            return switch (op)
+            {
+                case MAX -> Math.max(a, b);
+                case MIN -> Math.min(a, b);
+                case SUM -> a + b;
+                case PROD -> a * b;
+                default -> throw new IllegalArgumentException(op + " on " + typeName);
+            };
         }
     }
 }

@@ -54,6 +54,13 @@ final class TeamCollectives
         }
     }
 
+    /** {@link #mapped}'s last two answers and their keys. */
+    private final long[] mappedOffset = new long[2];
+    private final long[] mappedBytes = new long[2];
+    private final int[][] mappedRanks = new int[2][];
+    private final MemorySegment[][] mappedAnswer = new MemorySegment[2][];
+    private int mappedNext;
+
     /** The two-level layout (computed once, the same on every member). */
     Hierarchy hierarchy()
     {
@@ -430,6 +437,28 @@ final class TeamCollectives
      *         PE's group when {@link #groupsMapped()})
      */
     private MemorySegment[] mapped(final SymmetricArray<?> object, final int[] ranks)
+    {
+        // the last two answers (a reduction's dest and source), keyed by place: a new handle on the same bytes
+        // (asLongs(), slice()) maps to the same segments, so back-to-back reductions allocate nothing here
+        for (int e = 0; e < 2; e++)
+        {
+            if (mappedAnswer[e] != null && mappedOffset[e] == object.offset() && mappedBytes[e] == object.byteSize() &&
+                mappedRanks[e] == ranks)
+            {
+                return mappedAnswer[e];
+            }
+        }
+        final MemorySegment[] all = mapAll(object, ranks);
+        final int e = mappedNext;
+        mappedNext ^= 1;
+        mappedOffset[e] = object.offset();
+        mappedBytes[e] = object.byteSize();
+        mappedRanks[e] = ranks;
+        mappedAnswer[e] = all;
+        return all;
+    }
+
+    private MemorySegment[] mapAll(final SymmetricArray<?> object, final int[] ranks)
     {
         final int n = ranks == null ? size : ranks.length;
         final MemorySegment[] all = new MemorySegment[n];

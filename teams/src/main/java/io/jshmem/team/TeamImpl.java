@@ -58,6 +58,8 @@ final class TeamImpl extends Team
         this.config = config;
         this.name = name;
         this.channel = new Channel(registry.host.collectives(), slot, start, this.stride, size, myRank, registry.prefix, registry.timeoutNs, this);
+        final int meWorld = start + myRank * this.stride;
+        this.channel.mapPeers(registry.host, w -> registry.layout.p2p(meWorld, w));
         this.collectives = new TeamCollectives(this, registry, channel, size, myRank);
         this.stats = registry.host.stats();
     }
