@@ -40,7 +40,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * endpoints, and UCX sockets, only to the peers it talks to ({@link #endpointCount()}).
  * <p>
  * Operations: API threads call UCX directly ({@code ucp_put_nbx}, {@code ucp_get_nbx},
- * {@code ucp_atomic_op_nbx}) and drive the worker's progress while they wait for their own request. Over
+ * {@code ucp_atomic_op_nbx}) and drive the worker's progress while they wait for their own request (one
+ * {@code ucp_worker_progress} per poll, the wait strategy's or their own, as OSHMEM's spml ucx waits). Over
  * transports without hardware RMA (tcp, and shared memory into a user mapping), UCX applies a peer's puts
  * and atomics in the target's {@code ucp_worker_progress}: a progress thread per PE serves its peers while
  * the PE computes (passive progress), polling for {@code SHMEM_UCX_SPIN} after its last work, then
