@@ -86,6 +86,8 @@ final class Ucp
     static final int OP_ATTR_FIELD_FLAGS = 16;
     static final int OP_ATTR_FIELD_DATATYPE = 8;
     static final int OP_ATTR_FIELD_REPLY_BUFFER = 32;
+    /** Expedite local completion: what OSHMEM's spml ucx passes for its blocking put, get and flush. */
+    static final int OP_ATTR_FLAG_FAST_CMPL = 1 << 17;
 
     // ucp_atomic_op_t
     static final int ATOMIC_OP_ADD = 0;

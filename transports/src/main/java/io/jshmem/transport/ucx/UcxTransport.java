@@ -40,7 +40,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * endpoints, and UCX sockets, only to the peers it talks to ({@link #endpointCount()}).
  * <p>
  * Operations: API threads call UCX directly ({@code ucp_put_nbx}, {@code ucp_get_nbx},
- * {@code ucp_atomic_op_nbx}) and drive the worker's progress while they wait for their own request. Over
+ * {@code ucp_atomic_op_nbx}) and drive the worker's progress while they wait for their own request (one
+ * {@code ucp_worker_progress} per poll, the wait strategy's or their own, as OSHMEM's spml ucx waits). Over
  * transports without hardware RMA (tcp, and shared memory into a user mapping), UCX applies a peer's puts
  * and atomics in the target's {@code ucp_worker_progress}: a progress thread per PE serves its peers while
  * the PE computes (passive progress), polling for {@code SHMEM_UCX_SPIN} after its last work, then
@@ -80,6 +81,8 @@ public final class UcxTransport implements Transport
     private static final long STALL_REPORT_NS = 10_000_000_000L;
     /** A request's wait reads the clock once per this many polls (a power of two). */
     private static final int STALL_POLLS = 4096;
+    /** A wait with a deadline (a wire-up) reads the clock once per this many polls (a power of two). */
+    private static final int DEADLINE_POLLS = 64;
     /** The longest pause between two attempts to create an endpoint. */
     private static final long MAX_RETRY_PAUSE_NS = 500_000_000L;
 
@@ -466,7 +469,7 @@ public final class UcxTransport implements Transport
     private void putFrom(final Scratch s, final Peer ep, final int pe, final long offset, final MemorySegment src, final boolean nbi)
     {
         final MemorySegment p = s.param;
-        p.set(JAVA_INT, 0, 0);
+        p.set(JAVA_INT, 0, nbi ? 0 : Ucp.OP_ATTR_FLAG_FAST_CMPL);
         final MemorySegment req = rma(u.putNbx, ep.ep(), src, src.byteSize(), ep.base() + offset, ep.rkey(), p);
         s.dirty[pe] = true;
         complete(req, pe, "put to", nbi);
@@ -479,7 +482,7 @@ public final class UcxTransport implements Transport
         final Scratch s = scratch.get();
         if (dst.isNative())
         {
-            s.param.set(JAVA_INT, 0, 0);
+            s.param.set(JAVA_INT, 0, nbi ? 0 : Ucp.OP_ATTR_FLAG_FAST_CMPL);
             complete(rma(u.getNbx, ep.ep(), dst, dst.byteSize(), ep.base() + offset, ep.rkey(), s.param), pe, "get from", nbi);
             return;
         }
@@ -487,7 +490,7 @@ public final class UcxTransport implements Transport
         {
             final long len = Math.min(STAGE_CHUNK, dst.byteSize() - done);
             final MemorySegment stage = s.stage(len);
-            s.param.set(JAVA_INT, 0, 0);
+            s.param.set(JAVA_INT, 0, Ucp.OP_ATTR_FLAG_FAST_CMPL);
             complete(rma(u.getNbx, ep.ep(), stage, len, ep.base() + offset + done, ep.rkey(), s.param), pe, "get from", false);
             MemorySegment.copy(stage, 0, dst, done, len);
         }
@@ -614,7 +617,8 @@ public final class UcxTransport implements Transport
                 reply.set(JAVA_LONG, 0, value);
             }
         }
-        p.set(JAVA_INT, 0, Ucp.OP_ATTR_FIELD_DATATYPE | (reply != null ? Ucp.OP_ATTR_FIELD_REPLY_BUFFER : 0));
+        p.set(JAVA_INT, 0, Ucp.OP_ATTR_FIELD_DATATYPE | (reply != null ? Ucp.OP_ATTR_FIELD_REPLY_BUFFER : 0) |
+            (op == AtomicOp.SET ? 0 : Ucp.OP_ATTR_FLAG_FAST_CMPL));
         p.set(JAVA_LONG, Ucp.REQUEST_PARAM_DATATYPE, Ucp.contig(bytes));
         p.set(ADDRESS, Ucp.REQUEST_PARAM_REPLY_BUFFER, reply != null ? reply : MemorySegment.NULL);
         final MemorySegment req;
@@ -706,7 +710,7 @@ public final class UcxTransport implements Transport
         }
         w.callerActive();
         final Scratch s = scratch.get();
-        s.param.set(JAVA_INT, 0, 0);
+        s.param.set(JAVA_INT, 0, Ucp.OP_ATTR_FLAG_FAST_CMPL);
         complete(call(u.workerFlushNbx, worker, s.param), -1, "quiet of", false);
         java.util.Arrays.fill(s.dirty, false);
         s.amSent = false;
@@ -815,6 +819,16 @@ public final class UcxTransport implements Transport
         {
             while (true)
             {
+                final int status = (int)u.requestCheckStatus.invokeExact(req);
+                if (status != Ucp.UCS_INPROGRESS)
+                {
+                    u.requestFree.invokeExact(req);
+                    if (status != Ucp.UCS_OK)
+                    {
+                        throw opFailed(pe, what, status);
+                    }
+                    return;
+                }
                 if ((++polls & (STALL_POLLS - 1)) == 0 && stalledSince >= 0)
                 {
                     final long now = System.nanoTime();
@@ -828,28 +842,21 @@ public final class UcxTransport implements Transport
                         stalledSince = -1; // once per wait
                     }
                 }
-                int status = (int)u.requestCheckStatus.invokeExact(req);
-                if (status == Ucp.UCS_INPROGRESS)
-                {
-                    w.callerProgress();
-                    status = (int)u.requestCheckStatus.invokeExact(req);
-                }
-                if (status != Ucp.UCS_INPROGRESS)
-                {
-                    u.requestFree.invokeExact(req);
-                    if (status != Ucp.UCS_OK)
-                    {
-                        throw opFailed(pe, what, status);
-                    }
-                    return;
-                }
-                if (deadline != Long.MAX_VALUE && System.nanoTime() > deadline)
+                if (deadline != Long.MAX_VALUE && (polls & (DEADLINE_POLLS - 1)) == 0 && System.nanoTime() > deadline)
                 {
                     free(req); // handed back: UCX releases it when it ends; this thread never touches it again
                     throw unreachable(pe, what + " pe " + pe + " did not complete within " + settings.connectTimeoutNs() / 1_000_000 +
                         " ms (SHMEM_BOOTSTRAP_TIMEOUT; is it alive and reachable, UCX_TLS/UCX_NET_DEVICES the same on both hosts?)");
                 }
+                // one ucp_worker_progress per poll, as OSHMEM's wait loop: the wait strategy progresses the worker (through
+                // progress()) in its spin and yield phases; in its park phase, or where the runtime gave it no progress
+                // call, this thread progresses the worker itself
+                final long progressed = w.callerProgressCount();
                 count = idle.applyAsInt(count);
+                if (w.callerProgressCount() == progressed)
+                {
+                    w.callerProgress();
+                }
             }
         }
         catch (final RuntimeException | Error ex)

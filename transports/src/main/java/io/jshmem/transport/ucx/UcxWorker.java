@@ -51,6 +51,8 @@ final class UcxWorker implements AutoCloseable
     private volatile boolean stopping;
     /** When a caller (an API thread's operation or wait, a wait on heap words) last used the worker. */
     private volatile long callerNs;
+    /** How many times callers progressed the worker ({@link #callerProgressCount()}). */
+    private long callerProgressCount;
 
     /**
      * Creates the context and worker, registers the heap and the signal handler, starts the progress thread.
@@ -184,7 +186,18 @@ final class UcxWorker implements AutoCloseable
     void callerProgress()
     {
         callerNs = System.nanoTime();
+        callerProgressCount++;
         progressOnce();
+    }
+
+    /**
+     * @return how many times callers progressed the worker (a plain counter: a waiting thread compares it before and after
+     *         its wait strategy's step to learn whether that step progressed the worker, so that each poll progresses it once;
+     *         a lost update from another thread only makes a poll progress twice, as before).
+     */
+    long callerProgressCount()
+    {
+        return callerProgressCount;
     }
 
     /** A caller that polled stops (its wait parks): the progress thread takes over now. */
