@@ -238,6 +238,51 @@ final class Choice
         return (int)Math.min(minGroup, Math.max(1, (bytes + fits - 1) / fits));
     }
 
+    /**
+     * How the owners of one slice of a split reduction reduce it between nodes: {@code DOUBLING} (recursive doubling,
+     * the whole slice in every message, log2 nodes rounds through one scratch buffer), {@code RING} (2 (nodes - 1)
+     * rounds of a {@code 1/nodes} share each, landing in dest), {@code HALVING} (Rabenseifner: reduce-scatter by
+     * recursive halving through the scratch, then allgather by recursive doubling into dest; 2 log2 nodes rounds, plus
+     * two for the nodes beyond a power of two). {@code AUTO} is parsed from an unset
+     * {@value #SPLIT_EXCHANGE_TEST_VARIABLE}.
+     */
+    enum SplitExchange
+    {
+        AUTO, DOUBLING, RING, HALVING
+    }
+
+    /** A test hook (read from the job's environment) that forces the split reduction's exchange between nodes. */
+    static final String SPLIT_EXCHANGE_TEST_VARIABLE = "JSHMEM_TEST_SPLIT_EXCHANGE";
+
+    /**
+     * From this many nodes a split reduction whose slice does not fit one scratch buffer reduces it between nodes by
+     * recursive halving ({@link SplitExchange#HALVING}) instead of the ring (measured, docs/teams.md).
+     */
+    static final int SPLIT_HALVING_MIN_NODES = 3;
+
+    /**
+     * @param forced     the test hook's choice ({@code AUTO} unless set); a forced {@code DOUBLING} runs only where
+     *                   the slice fits a buffer (else the automatic choice)
+     * @param nodes      the groups of the team
+     * @param sliceBytes the largest slice's bytes
+     * @param bufBytes   the bytes of one scratch buffer of the doubling exchange
+     * @return the exchange: doubling while the slice fits a buffer, else halving from {@link #SPLIT_HALVING_MIN_NODES}
+     *         nodes, else the ring
+     */
+    static SplitExchange splitExchange(final SplitExchange forced, final int nodes, final long sliceBytes, final long bufBytes)
+    {
+        final boolean fits = sliceBytes <= bufBytes;
+        if (forced == SplitExchange.RING || forced == SplitExchange.HALVING || forced == SplitExchange.DOUBLING && fits)
+        {
+            return forced;
+        }
+        if (fits)
+        {
+            return SplitExchange.DOUBLING;
+        }
+        return nodes >= SPLIT_HALVING_MIN_NODES ? SplitExchange.HALVING : SplitExchange.RING;
+    }
+
     /** @param linearFits whether the scratch holds a buffer per member for one element. */
     static Algorithm.Scan scan(final Algorithm.Scan forced, final int size, final boolean linearFits)
     {

@@ -164,4 +164,49 @@ class ChoiceTest
         assertEquals(1, Choice.splitSlices(1, 64 << 10, 100), "a node of one PE: one owner");
         assertEquals(8, Choice.splitSlices(8, 4096, 0), "no scratch: every owner (the ring needs none)");
     }
+
+    @Test
+    void splitExchangeDoublesWhileTheSliceFitsABufferThenHalvesAcrossManyNodes()
+    {
+        final Choice.SplitExchange auto = Choice.SplitExchange.AUTO;
+        for (int nodes = 2; nodes <= 64; nodes++)
+        {
+            assertEquals(Choice.SplitExchange.DOUBLING, Choice.splitExchange(auto, nodes, 4096, 4096), "fits, nodes=" + nodes);
+            assertEquals(nodes >= Choice.SPLIT_HALVING_MIN_NODES ? Choice.SplitExchange.HALVING : Choice.SplitExchange.RING,
+                Choice.splitExchange(auto, nodes, 4097, 4096), "does not fit, nodes=" + nodes);
+            assertEquals(Choice.SplitExchange.RING, Choice.splitExchange(Choice.SplitExchange.RING, nodes, 8, 4096), "forced ring");
+            assertEquals(Choice.SplitExchange.HALVING, Choice.splitExchange(Choice.SplitExchange.HALVING, nodes, 1 << 20, 0),
+                "forced halving");
+            assertEquals(Choice.splitExchange(auto, nodes, 1 << 20, 4096), Choice.splitExchange(Choice.SplitExchange.DOUBLING, nodes,
+                1 << 20, 4096), "a forced doubling that does not fit is the automatic choice");
+        }
+    }
+
+    @Test
+    void halvingChunksFitTheScratchHalfAndCoverTheSlice()
+    {
+        for (final int nodes : new int[] {2, 3, 4, 5, 7, 8, 13, 64})
+        {
+            final int p2 = Integer.highestOneBit(nodes);
+            for (final int eb : new int[] {1, 2, 4, 8})
+            {
+                for (final long len : new long[] {0, 1, 5, 1000, 1 << 17, 3 << 20})
+                {
+                    final long half = 512;
+                    final long chunk = Hierarchical.halvingChunk(half, nodes, eb, len);
+                    if (chunk == 0)
+                    {
+                        continue; // runs the ring
+                    }
+                    final long c = Math.min(chunk, len);
+                    final long need = (nodes > p2 ? c : 0) + (p2 - 1) * ((c + p2 - 1) / p2); // the fold, then the rounds
+                    assertEquals(true, need * eb <= half, "nodes=" + nodes + " eb=" + eb + " len=" + len + " chunk=" + chunk);
+                    assertEquals(true, chunk >= 1, "chunk=" + chunk);
+                }
+            }
+        }
+        assertEquals(100, Hierarchical.halvingChunk(1 << 20, 4, 8, 100), "one chunk where the slice fits the half");
+        assertEquals(0, Hierarchical.halvingChunk(64, 64, 8, 1 << 20), "a half too small for an element per block: the ring");
+        assertEquals(0, Hierarchical.halvingChunk(512, 2, 1, 1L << 40), "more chunks than the phase has steps: the ring");
+    }
 }
