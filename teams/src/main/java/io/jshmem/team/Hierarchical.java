@@ -444,14 +444,15 @@ final class Hierarchical
             }
             final MemorySegment result;
             // from the largest slice and the group count: the same answer on every owner of this slice
-            final Choice.SplitExchange how = Choice.splitExchange(exchange, groups.length, (count + slices - 1) / slices * eb, bufBytes);
             final long chunk = halvingChunk(c.halfBytes(), groups.length, eb, len);
+            final Choice.SplitExchange how = Choice.splitExchange(exchange, groups.length, (count + slices - 1) / slices * eb, bufBytes,
+                halvingRounds(groups.length, len, chunk));
             if (how == Choice.SplitExchange.DOUBLING)
             {
                 recursiveDoubling(c, peers, h.groupIndex(), m, op, acc, half, 0, bufBytes, len, 2);
                 result = acc;
             }
-            else if (how == Choice.SplitExchange.HALVING && chunk > 0)
+            else if (how == Choice.SplitExchange.HALVING)
             {
                 halving(c, peers, h.groupIndex(), m, op, dest, lo, acc, len, half, chunk);
                 result = dests[me].asSlice(lo * eb, bytes);
@@ -551,7 +552,22 @@ final class Hierarchical
         return chunk;
     }
 
-    /** @return the signal steps of one chunk of {@link #halving} among n peers. */
+    /**
+     * @return the dependent rounds of {@link #halving} of {@code len} elements among n peers in chunks of
+     *         {@code chunk}: per chunk 2 log2 p2, and 2 more for the fold beyond a power of two; 0 where it cannot
+     *         run ({@code chunk} 0)
+     */
+    static long halvingRounds(final int n, final long len, final long chunk)
+    {
+        if (chunk == 0)
+        {
+            return 0;
+        }
+        final int p2 = Integer.highestOneBit(n);
+        return Math.max(1, (len + chunk - 1) / chunk) * (2L * Integer.numberOfTrailingZeros(p2) + (n > p2 ? 2 : 0));
+    }
+
+    /** @return the signal steps of one chunk of {@link #halving} among n peers (the fold's two counted at any n). */
     private static int halvingSteps(final int n)
     {
         return 2 * Integer.numberOfTrailingZeros(Integer.highestOneBit(n)) + 2;

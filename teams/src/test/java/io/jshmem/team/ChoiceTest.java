@@ -166,20 +166,31 @@ class ChoiceTest
     }
 
     @Test
-    void splitExchangeDoublesWhileTheSliceFitsABufferThenHalvesAcrossManyNodes()
+    void splitExchangeDoublesWhileTheSliceFitsABufferThenHalvesAcrossManyNodesInFewerRoundsThanTheRing()
     {
         final Choice.SplitExchange auto = Choice.SplitExchange.AUTO;
         for (int nodes = 2; nodes <= 64; nodes++)
         {
-            assertEquals(Choice.SplitExchange.DOUBLING, Choice.splitExchange(auto, nodes, 4096, 4096), "fits, nodes=" + nodes);
+            final long one = Hierarchical.halvingRounds(nodes, 1000, 1000); // one chunk
+            assertEquals(Choice.SplitExchange.DOUBLING, Choice.splitExchange(auto, nodes, 4096, 4096, one), "fits, nodes=" + nodes);
             assertEquals(nodes >= Choice.SPLIT_HALVING_MIN_NODES ? Choice.SplitExchange.HALVING : Choice.SplitExchange.RING,
-                Choice.splitExchange(auto, nodes, 4097, 4096), "does not fit, nodes=" + nodes);
-            assertEquals(Choice.SplitExchange.RING, Choice.splitExchange(Choice.SplitExchange.RING, nodes, 8, 4096), "forced ring");
-            assertEquals(Choice.SplitExchange.HALVING, Choice.splitExchange(Choice.SplitExchange.HALVING, nodes, 1 << 20, 0),
+                Choice.splitExchange(auto, nodes, 4097, 4096, one), "does not fit, one chunk, nodes=" + nodes);
+            assertEquals(Choice.SplitExchange.RING, Choice.splitExchange(auto, nodes, 4097, 4096, 2L * nodes - 1),
+                "as many rounds as the ring, nodes=" + nodes);
+            assertEquals(Choice.SplitExchange.RING, Choice.splitExchange(auto, nodes, 4097, 4096, 0), "halving cannot run");
+            assertEquals(Choice.SplitExchange.RING, Choice.splitExchange(Choice.SplitExchange.RING, nodes, 8, 4096, one), "forced ring");
+            assertEquals(Choice.SplitExchange.HALVING, Choice.splitExchange(Choice.SplitExchange.HALVING, nodes, 8, 4096, 1000),
                 "forced halving");
-            assertEquals(Choice.splitExchange(auto, nodes, 1 << 20, 4096), Choice.splitExchange(Choice.SplitExchange.DOUBLING, nodes,
-                1 << 20, 4096), "a forced doubling that does not fit is the automatic choice");
+            assertEquals(Choice.SplitExchange.RING, Choice.splitExchange(Choice.SplitExchange.HALVING, nodes, 8, 4096, 0),
+                "forced halving that cannot run");
+            assertEquals(Choice.splitExchange(auto, nodes, 1 << 20, 4096, one), Choice.splitExchange(Choice.SplitExchange.DOUBLING, nodes,
+                1 << 20, 4096, one), "a forced doubling that does not fit is the automatic choice");
         }
+        assertEquals(6, Hierarchical.halvingRounds(8, 100, 100));
+        assertEquals(6, Hierarchical.halvingRounds(6, 100, 100), "4 of halving and doubling, 2 of the fold");
+        assertEquals(4, Hierarchical.halvingRounds(4, 100, 100));
+        assertEquals(24, Hierarchical.halvingRounds(8, 100, 25));
+        assertEquals(12, Hierarchical.halvingRounds(64, 1 << 14, 1 << 14), "1 MiB in 8 slices at 64 nodes: 12 rounds against 127");
     }
 
     @Test
