@@ -272,7 +272,7 @@ final class Choice
      *                      times {@code 2 log2 nodes}, plus 2 a chunk beyond a power of two), 0 where it cannot run
      * @return the exchange: doubling while the slice fits a buffer; else halving from {@link #SPLIT_HALVING_MIN_NODES}
      *         nodes where it takes fewer rounds than the ring's {@code 2 nodes - 1} (a slice many times the scratch
-     *         half takes a chunk of rounds per half: 1 MiB in 2 slices at 6 nodes, 42 rounds against 11, lost 1.7x);
+     *         half takes a chunk of rounds per half: 1 MiB in 2 slices at 6 nodes, 48 rounds against 11, lost 1.7x);
      *         else the ring. A forced halving that cannot run runs the ring.
      */
     static SplitExchange splitExchange(final SplitExchange forced, final int nodes, final long sliceBytes, final long bufBytes,
