@@ -443,7 +443,7 @@ final class Hierarchical
                 peers[g] = groups[g][me];
             }
             final MemorySegment result;
-            // from the largest slice and the group count: the same answer on every owner of this slice
+            // from the largest slice, this slice and the group count: the same answer on every owner of this slice
             final long chunk = halvingChunk(c.halfBytes(), groups.length, eb, len);
             final Choice.SplitExchange how = Choice.splitExchange(exchange, groups.length, (count + slices - 1) / slices * eb, bufBytes,
                 halvingRounds(groups.length, len, chunk));
