@@ -55,6 +55,8 @@ class CollectivesThreadsTest
                 "SHMEM_TEAM_SCRATCH_SIZE", "2K"),
             Map.of("SHMEM_REDUCE_ALGORITHM", "direct", "SHMEM_BARRIER_ALGORITHM", "linear"),
             Map.of("SHMEM_REDUCE_ALGORITHM", "split", "SHMEM_TEAM_GROUP_SIZE", "2", "SHMEM_TEAM_SCRATCH_SIZE", "1K"),
+            Map.of("SHMEM_REDUCE_ALGORITHM", "split", "SHMEM_TEAM_GROUP_SIZE", "2", "SHMEM_TEAM_SCRATCH_SIZE", "1K",
+                "JSHMEM_TEST_SPLIT_EXCHANGE", "halving"),
             Map.of("SHMEM_FCOLLECT_ALGORITHM", "hierarchical", "SHMEM_COLLECT_ALGORITHM", "hierarchical", "SHMEM_TEAM_GROUP_SIZE", "2",
                 "SHMEM_BARRIER_ALGORITHM", "hierarchical", "SHMEM_BROADCAST_ALGORITHM", "hierarchical", "SHMEM_ALLTOALL_ALGORITHM",
                 "hierarchical"));
@@ -154,6 +156,60 @@ class CollectivesThreadsTest
         });
     }
 
+    /**
+     * The split reduction's exchanges between nodes (the test hook {@code JSHMEM_TEST_SPLIT_EXCHANGE} forces ring or
+     * recursive halving) on 3, 4 and 5 pretend nodes (a power of two and not, a node of one PE), with a 1 KiB scratch
+     * (the halving in many chunks) and 16 KiB (one chunk up to some 1000 elements), on counts below the nodes, uneven and across chunks.
+     */
+    static Stream<Arguments> splitExchanges()
+    {
+        final List<Arguments> args = new ArrayList<>();
+        for (final String layout : new String[] {"2,2,2", "3,3,3", "2,2,2,1", "2,2,2,2", "2,2,2,2,2"})
+        {
+            for (final String exchange : new String[] {"halving", "ring"})
+            {
+                for (final String scratch : new String[] {"1K", "16K"})
+                {
+                    args.add(Arguments.of(layout, exchange, scratch));
+                }
+            }
+        }
+        return args.stream();
+    }
+
+    @ParameterizedTest(name = "nodes {0}, {1}, scratch {2}")
+    @MethodSource("splitExchanges")
+    void splitReductionsMatchTheirReference(final String layout, final String exchange, final String scratch) throws Exception
+    {
+        final int n = java.util.Arrays.stream(layout.split(",")).mapToInt(Integer::parseInt).sum();
+        final Map<String, String> env = Map.of("SHMEM_REDUCE_ALGORITHM", "split", "JSHMEM_TEST_NODE_LAYOUT", layout,
+            "JSHMEM_TEST_SPLIT_EXCHANGE", exchange, "SHMEM_TEAM_SCRATCH_SIZE", scratch);
+        final int typedCount = 301;
+        ThreadPes.run(n, env, shmem -> {
+            final Team world = shmem.teamWorld();
+            final Buffers b = new Buffers(shmem, 1409, typedCount);
+            final Team reversed = world.splitStrided(n - 1, -1, n);
+            int k = 0;
+            for (final int count : new int[] {1, 4, 37, 701, 1409})
+            {
+                for (final Team team : new Team[] {world, reversed})
+                {
+                    final long seed = SEED + 10L * k++;
+                    for (int i = 0; i < count; i++)
+                    {
+                        b.src.setLocal(i, value(seed, team.worldPe(team.myPe()), i));
+                    }
+                    team.sync();
+                    reductions(team, seed, b, count);
+                }
+            }
+            typedReductions(world, SEED, b.typed, typedCount);
+            reversed.close();
+            shmem.barrierAll();
+            b.free(shmem);
+        });
+    }
+
     /** Buffers allocated once over WORLD (allocation is WORLD-collective; teams use them on their members). */
     static final class Buffers
     {
@@ -164,9 +220,15 @@ class CollectivesThreadsTest
 
         Buffers(final Shmem shmem)
         {
-            src = shmem.allocateLongs((long)MAX_COUNT * shmem.nPes() * 2);
-            dest = shmem.allocateLongs((long)MAX_COUNT * shmem.nPes() * 2);
-            final int c = 2 * TYPED_COUNT;
+            this(shmem, MAX_COUNT, TYPED_COUNT);
+        }
+
+        /** @param typedCount the count of the typed reductions (each typed array holds twice as many) */
+        Buffers(final Shmem shmem, final int maxCount, final int typedCount)
+        {
+            src = shmem.allocateLongs((long)maxCount * shmem.nPes() * 2);
+            dest = shmem.allocateLongs((long)maxCount * shmem.nPes() * 2);
+            final int c = 2 * typedCount;
             typed = List.of(shmem.allocateBytes(c), shmem.allocateShorts(c), shmem.allocateChars(c), shmem.allocateInts(c),
                 shmem.allocateFloats(c), shmem.allocateDoubles(c));
         }
@@ -268,27 +330,7 @@ class CollectivesThreadsTest
         }
         team.sync();
 
-        // reductions on longs, every op, out of place and in place
-        for (final ReduceOp op : ReduceOp.values())
-        {
-            team.reduce(op, dest, src, count);
-            for (int i = 0; i < count; i++)
-            {
-                assertEquals(reference(op, seed, team, i), dest.getLocal(i), op + " element " + i);
-            }
-            team.sync();
-        }
-        final SymmetricLongs inPlace = dest.slice(0, count);
-        for (int i = 0; i < count; i++)
-        {
-            inPlace.setLocal(i, value(seed, team.worldPe(me), i));
-        }
-        team.reduce(ReduceOp.SUM, inPlace, inPlace, count);
-        for (int i = 0; i < count; i++)
-        {
-            assertEquals(reference(ReduceOp.SUM, seed, team, i), inPlace.getLocal(i), "in-place SUM element " + i);
-        }
-        team.sync();
+        reductions(team, seed, b, count);
 
         // scans
         team.sumInscan(dest, src, count);
@@ -313,7 +355,35 @@ class CollectivesThreadsTest
             assertEquals(sum, dest.getLocal(i), "exscan element " + i);
         }
         team.sync();
-        typedReductions(team, seed, b.typed);
+        typedReductions(team, seed, b.typed, TYPED_COUNT);
+    }
+
+    /** Reductions on longs, every op, out of place and in place, each checked against the reference. */
+    static void reductions(final Team team, final long seed, final Buffers b, final int count)
+    {
+        final int me = team.myPe();
+        final SymmetricLongs src = b.src;
+        final SymmetricLongs dest = b.dest;
+        for (final ReduceOp op : ReduceOp.values())
+        {
+            team.reduce(op, dest, src, count);
+            for (int i = 0; i < count; i++)
+            {
+                assertEquals(reference(op, seed, team, i), dest.getLocal(i), op + " element " + i);
+            }
+            team.sync();
+        }
+        final SymmetricLongs inPlace = dest.slice(0, count);
+        for (int i = 0; i < count; i++)
+        {
+            inPlace.setLocal(i, value(seed, team.worldPe(me), i));
+        }
+        team.reduce(ReduceOp.SUM, inPlace, inPlace, count);
+        for (int i = 0; i < count; i++)
+        {
+            assertEquals(reference(ReduceOp.SUM, seed, team, i), inPlace.getLocal(i), "in-place SUM element " + i);
+        }
+        team.sync();
     }
 
     static long value(final long seed, final int worldPe, final long i)
@@ -342,9 +412,8 @@ class CollectivesThreadsTest
     }
 
     /** SUM, MAX and (for integers) XOR on every element type, compared after widening to double/long. */
-    private static void typedReductions(final Team team, final long seed, final List<SymmetricArray<?>> arrays)
+    private static void typedReductions(final Team team, final long seed, final List<SymmetricArray<?>> arrays, final int count)
     {
-        final int count = TYPED_COUNT;
         final int me = team.worldPe(team.myPe());
         for (final SymmetricArray<?> a : arrays)
         {

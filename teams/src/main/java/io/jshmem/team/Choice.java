@@ -238,6 +238,63 @@ final class Choice
         return (int)Math.min(minGroup, Math.max(1, (bytes + fits - 1) / fits));
     }
 
+    /**
+     * How the owners of one slice of a split reduction reduce it between nodes: {@code DOUBLING} (recursive doubling,
+     * the whole slice in every message, log2 nodes rounds through one scratch buffer), {@code RING} (2 (nodes - 1)
+     * rounds of a {@code 1/nodes} share each, landing in dest), {@code HALVING} (Rabenseifner: reduce-scatter by
+     * recursive halving through the scratch, then allgather by recursive doubling into dest; 2 log2 nodes rounds, plus
+     * two for the nodes beyond a power of two). {@code AUTO} is parsed from an unset
+     * {@value #SPLIT_EXCHANGE_TEST_VARIABLE}.
+     */
+    enum SplitExchange
+    {
+        AUTO, DOUBLING, RING, HALVING
+    }
+
+    /** A test hook (read from the job's environment) that forces the split reduction's exchange between nodes. */
+    static final String SPLIT_EXCHANGE_TEST_VARIABLE = "JSHMEM_TEST_SPLIT_EXCHANGE";
+
+    /**
+     * From this many nodes a split reduction whose slice does not fit one scratch buffer may reduce it between nodes
+     * by recursive halving ({@link SplitExchange#HALVING}) instead of the ring: measured with thread PEs on pretend
+     * nodes of 2 (2 cores, docs/teams.md), halving won at 6 and 8 nodes (64 KiB: 3.6 against 6.2 ms at 6 nodes, 2.0
+     * against 5.3 at 8) and lost at 3 and 4 (256 KiB at 4 nodes: 3.4 against 1.5 ms).
+     */
+    static final int SPLIT_HALVING_MIN_NODES = 6;
+
+    /**
+     * @param forced        the test hook's choice ({@code AUTO} unless set); a forced {@code DOUBLING} runs only
+     *                      where the slice fits a buffer (else the automatic choice)
+     * @param nodes         the groups of the team
+     * @param sliceBytes    the largest slice's bytes
+     * @param bufBytes      the bytes of one scratch buffer of the doubling exchange
+     * @param halvingRounds the dependent rounds of the halving exchange of this slice (its chunks through the scratch
+     *                      times {@code 2 log2 nodes}, plus 2 a chunk beyond a power of two), 0 where it cannot run
+     * @return the exchange: doubling while the slice fits a buffer; else halving from {@link #SPLIT_HALVING_MIN_NODES}
+     *         nodes where it takes fewer rounds than the ring's {@code 2 nodes - 1} (a slice many times the scratch
+     *         half takes a chunk of rounds per half: 1 MiB in 2 slices at 6 nodes, 48 rounds against 11, lost 1.7x);
+     *         else the ring. A forced halving that cannot run runs the ring.
+     */
+    static SplitExchange splitExchange(final SplitExchange forced, final int nodes, final long sliceBytes, final long bufBytes,
+        final long halvingRounds)
+    {
+        final boolean fits = sliceBytes <= bufBytes;
+        if (forced == SplitExchange.HALVING)
+        {
+            return halvingRounds > 0 ? forced : SplitExchange.RING;
+        }
+        if (forced == SplitExchange.RING || forced == SplitExchange.DOUBLING && fits)
+        {
+            return forced;
+        }
+        if (fits)
+        {
+            return SplitExchange.DOUBLING;
+        }
+        return nodes >= SPLIT_HALVING_MIN_NODES && halvingRounds > 0 && halvingRounds < 2L * nodes - 1 ? SplitExchange.HALVING
+            : SplitExchange.RING;
+    }
+
     /** @param linearFits whether the scratch holds a buffer per member for one element. */
     static Algorithm.Scan scan(final Algorithm.Scan forced, final int size, final boolean linearFits)
     {

@@ -389,19 +389,22 @@ final class Hierarchical
      * the elements are cut into {@code slices} slices (at most the smallest group's size) and member i of every
      * group owns slice i. After the group's members signal their owners that their sources are ready, each owner
      * loads its slice from every member's source of its group and combines them (no scratch, no copies through
-     * the network); the owners of the same slice on every group reduce it between groups, by recursive doubling
-     * through the scratch when the slice fits one buffer, else by a ring that lands in the owners' dest (each
-     * owner first tells the owner before it in the ring that its dest may be written); then each owner stores its
-     * slice of the result into every member's dest of its group and signals them. Only owners' messages cross
-     * nodes, and a node sends {@code slices} of them at once, each a {@code 1/slices} share of the data, where
-     * {@link #reduceChunk} sends all of it through one leader in scratch-sized chunks. In place is safe: slice i
-     * of any member's source is read only by owner i, before anything writes slice i of that member's dest.
+     * the network); the owners of the same slice on every group reduce it between groups ({@link Choice#splitExchange}):
+     * by recursive doubling through the scratch when the slice fits one buffer, else by recursive halving and
+     * doubling ({@link #halving}: reduce-scatter through the scratch, allgather into dest) or by a ring that lands in
+     * the owners' dest ({@link #ringIntoDest}); then each owner stores its slice of the result into every member's
+     * dest of its group and signals them. Only owners' messages cross nodes, and a node sends {@code slices} of them
+     * at once, each a {@code 1/slices} share of the data, where {@link #reduceChunk} sends all of it through one
+     * leader in scratch-sized chunks. In place is safe: slice i of any member's source is read only by owner i,
+     * before anything writes slice i of that member's dest.
      *
-     * @param dests every member's copy of dest in this PE's group (group order), mapped
-     * @param srcs  every member's copy of src in this PE's group (group order), mapped
+     * @param dests    every member's copy of dest in this PE's group (group order), mapped
+     * @param srcs     every member's copy of src in this PE's group (group order), mapped
+     * @param exchange the exchange between groups the test hook forces, {@code AUTO} for {@link Choice#splitExchange}'s
      */
     static void reduceSplit(final Channel c, final Hierarchy h, final ElementMath m, final ReduceOp op, final SymmetricArray<?> dest,
-        final MemorySegment[] dests, final MemorySegment[] srcs, final long count, final int slices, final long bufBytes)
+        final MemorySegment[] dests, final MemorySegment[] srcs, final long count, final int slices, final long bufBytes,
+        final Choice.SplitExchange exchange)
     {
         c.next();
         final long half = c.nextScratch();
@@ -440,10 +443,19 @@ final class Hierarchical
                 peers[g] = groups[g][me];
             }
             final MemorySegment result;
-            if ((count + slices - 1) / slices * eb <= bufBytes) // the largest slice fits a buffer: the same answer on every owner
+            // from the largest slice, this slice and the group count: the same answer on every owner of this slice
+            final long chunk = halvingChunk(c.halfBytes(), groups.length, eb, len);
+            final Choice.SplitExchange how = Choice.splitExchange(exchange, groups.length, (count + slices - 1) / slices * eb, bufBytes,
+                halvingRounds(groups.length, len, chunk));
+            if (how == Choice.SplitExchange.DOUBLING)
             {
                 recursiveDoubling(c, peers, h.groupIndex(), m, op, acc, half, 0, bufBytes, len, 2);
                 result = acc;
+            }
+            else if (how == Choice.SplitExchange.HALVING)
+            {
+                halving(c, peers, h.groupIndex(), m, op, dest, lo, acc, len, half, chunk);
+                result = dests[me].asSlice(lo * eb, bytes);
             }
             else
             {
@@ -513,5 +525,142 @@ final class Hierarchical
             c.putSignal(dest, at, mine.asSlice(at * eb, Reductions.length(len, n, b) * eb), right, n + 1 + s);
             c.await(left, n + 1 + s);
         }
+    }
+
+    /**
+     * @param halfBytes the bytes of a scratch half
+     * @param n         the peers of the exchange
+     * @param len       the elements to reduce
+     * @return the elements per chunk of {@link #halving} ({@code len} when one chunk holds them all), or 0 where it
+     *         cannot run: a half too small for an element per block, or more chunks than the phase has steps for
+     */
+    static long halvingChunk(final long halfBytes, final int n, final int eb, final long len)
+    {
+        final int p2 = Integer.highestOneBit(n);
+        final boolean fold = n > p2;
+        final long blockMax = (len + p2 - 1) / p2;
+        if ((fold ? len : 0) + (p2 - 1) * blockMax <= halfBytes / eb)
+        {
+            return Math.max(len, 1);
+        }
+        final long perBlock = halfBytes / eb / (fold ? 2L * p2 - 1 : p2 - 1); // fold: a chunk, plus (p2 - 1) blocks
+        final long chunk = perBlock * p2;
+        if (perBlock < 1 || 2 + (len + chunk - 1) / chunk * halvingSteps(n) >= RELEASE)
+        {
+            return 0;
+        }
+        return chunk;
+    }
+
+    /**
+     * @return the dependent rounds of {@link #halving} of {@code len} elements among n peers in chunks of
+     *         {@code chunk}: per chunk 2 log2 p2, and 2 more for the fold beyond a power of two; 0 where it cannot
+     *         run ({@code chunk} 0)
+     */
+    static long halvingRounds(final int n, final long len, final long chunk)
+    {
+        if (chunk == 0)
+        {
+            return 0;
+        }
+        final int p2 = Integer.highestOneBit(n);
+        return Math.max(1, (len + chunk - 1) / chunk) * (2L * Integer.numberOfTrailingZeros(p2) + (n > p2 ? 2 : 0));
+    }
+
+    /** @return the signal steps of one chunk of {@link #halving} among n peers (the fold's two counted at any n). */
+    private static int halvingSteps(final int n)
+    {
+        return 2 * Integer.numberOfTrailingZeros(Integer.highestOneBit(n)) + 2;
+    }
+
+    /**
+     * Rabenseifner's reduction of {@code acc} among {@code peers} (this PE is {@code peers[idx]}), in chunks of
+     * {@code chunk} elements, leaving the result in the peers' dest at {@code [lo, lo + len)}. With p2 the largest
+     * power of two up to n, the first {@code 2 (n - p2)} peers pair up: the even one sends its chunk into the odd
+     * one's scratch, which combines it and takes part for both (the fold), then puts the result into the even one's
+     * dest. The p2 remaining peers cut the chunk into p2 blocks and reduce-scatter it by recursive halving: at
+     * distance p2/2, p2/4 .. 1 each sends the half of its current blocks that its partner keeps into the partner's
+     * scratch and combines the half it keeps, so that virtual rank v ends with block v reduced; then they allgather
+     * by recursive doubling, each message landing in the partner's dest where it belongs. log2 p2 rounds of each, the
+     * reduce-scatter's of a half, a quarter .. of the chunk.
+     * <p>
+     * Scratch: the fold's chunk, then one area per reduce-scatter round, sized for p2/2, p2/4 .. 1 of the largest
+     * block, so no round's message lands where an earlier one may still be unread, and no synchronisation precedes a
+     * message: a peer writes another's dest only after that one's first message to it (sent once it loaded its own
+     * sources, after which its dest slice is not read), and a chunk reuses the areas of the one before only after
+     * every peer combined it (a peer finishes a chunk only with every block reduced, the last of each peer's
+     * combines). Steps {@code 2 + chunk x (2 log2 p2 + 2)} on, fold first and return last.
+     */
+    private static void halving(final Channel c, final int[] peers, final int idx, final ElementMath m, final ReduceOp op,
+        final SymmetricArray<?> dest, final long lo, final MemorySegment acc, final long len, final long half, final long chunk)
+    {
+        final int n = peers.length;
+        final int eb = m.bytes;
+        final int p2 = Integer.highestOneBit(n);
+        final int rem = n - p2;
+        final int k = Integer.numberOfTrailingZeros(p2);
+        final int perChunk = halvingSteps(n);
+        final boolean folded = idx < 2 * rem; // one of a pair that folds into one peer
+        final int v = folded ? idx / 2 : idx - rem; // virtual rank, for the odd one of a pair and the rest
+        final MemorySegment mine = dest.segment();
+        final MemorySegment scratch = c.scratch.segment();
+        int step = 2;
+        for (long from = 0; from < len; from += chunk, step += perChunk)
+        {
+            final long cl = Math.min(chunk, len - from);
+            final MemorySegment part = acc.asSlice(from * eb, cl * eb);
+            final long at = lo + from; // dest element of the chunk's first
+            if (folded && (idx & 1) == 0)
+            {
+                c.putSignal(c.scratch, half, part, peers[idx + 1], step);
+                c.await(peers[idx + 1], step + perChunk - 1); // the result is in dest
+                continue;
+            }
+            if (folded)
+            {
+                c.await(peers[idx - 1], step);
+                m.combine(op, part, scratch.asSlice(half, cl * eb), cl);
+            }
+            final long blockMax = (cl + p2 - 1) / p2;
+            long area = half + (rem > 0 ? cl * eb : 0);
+            int low = 0; // the first of this peer's current blocks
+            for (int s = 0; s < k; s++)
+            {
+                final int d = p2 >> (s + 1);
+                final int partner = peers[real(v ^ d, rem)];
+                final boolean lower = (v & d) == 0;
+                final int keep = lower ? low : low + d;
+                final long sendFrom = Reductions.from(cl, p2, lower ? low + d : low);
+                final long sendTo = Reductions.from(cl, p2, (lower ? low + d : low) + d);
+                c.putSignal(c.scratch, area, part.asSlice(sendFrom * eb, (sendTo - sendFrom) * eb), partner, step + 1 + s);
+                final long keepFrom = Reductions.from(cl, p2, keep);
+                final long keepLen = Reductions.from(cl, p2, keep + d) - keepFrom;
+                c.await(partner, step + 1 + s);
+                m.combine(op, part.asSlice(keepFrom * eb, keepLen * eb), scratch.asSlice(area, keepLen * eb), keepLen);
+                area += d * blockMax * eb;
+                low = keep;
+            }
+            final long own = Reductions.from(cl, p2, v);
+            MemorySegment.copy(part, own * eb, mine, (at + own) * eb, Reductions.length(cl, p2, v) * eb);
+            for (int s = 0; s < k; s++)
+            {
+                final int d = 1 << s;
+                final int partner = peers[real(v ^ d, rem)];
+                final long f = Reductions.from(cl, p2, v & -d); // this peer's 2^s blocks, reduced
+                final long t = Reductions.from(cl, p2, (v & -d) + d);
+                c.putSignal(dest, at + f, mine.asSlice((at + f) * eb, (t - f) * eb), partner, step + 1 + k + s);
+                c.await(partner, step + 1 + k + s);
+            }
+            if (folded)
+            {
+                c.putSignal(dest, at, mine.asSlice(at * eb, cl * eb), peers[idx - 1], step + perChunk - 1);
+            }
+        }
+    }
+
+    /** @return the peer index of virtual rank v of a fold of the first {@code 2 rem} peers. */
+    private static int real(final int v, final int rem)
+    {
+        return v < rem ? 2 * v + 1 : v + rem;
     }
 }

@@ -416,8 +416,9 @@ final class TeamCollectives
         if (alg == Algorithm.Reduce.SPLIT)
         {
             final Hierarchy h = hierarchy();
+            final long bufBytes = channel.bufferBytes(Hierarchical.splitBuffers(h));
             Hierarchical.reduceSplit(channel, h, m, op, dest, mapped(dest, h.group()), mapped(src, h.group()), count,
-                Choice.splitSlices(h.minGroup(), bytes, channel.bufferBytes(Hierarchical.splitBuffers(h))), channel.bufferBytes(Hierarchical.splitBuffers(h)));
+                Choice.splitSlices(h.minGroup(), bytes, bufBytes), bufBytes, registry.splitExchange);
             return;
         }
         if (alg == Algorithm.Reduce.DIRECT)

@@ -34,6 +34,8 @@ public final class TeamRegistry
     final Algorithm.Alltoall alltoallAlgorithm;
     final Algorithm.Reduce reduceAlgorithm;
     final Algorithm.Scan scanAlgorithm;
+    /** The split reduction's exchange between nodes forced by a test hook, else AUTO. */
+    final Choice.SplitExchange splitExchange;
     /** {@code SHMEM_COLLECTIVE_TIMEOUT} in ns: the deadline of every wait in a collective, 0 for none. */
     final long timeoutNs;
     /** {@code SHMEM_TEAM_GROUP_SIZE}: 0 groups by node. */
@@ -75,6 +77,7 @@ public final class TeamRegistry
         this.alltoallAlgorithm = settings.alltoall;
         this.reduceAlgorithm = settings.reduce;
         this.scanAlgorithm = settings.scan;
+        this.splitExchange = settings.splitExchange;
         this.timeoutNs = settings.timeoutNs;
         this.groupSize = settings.groupSize;
         this.layout = NodeLayout.of(host.hostOfRank(), host.reachability(), settings.testNodeLayout);

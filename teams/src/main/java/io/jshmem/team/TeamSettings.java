@@ -31,6 +31,8 @@ public final class TeamSettings
     final Algorithm.Scan scan;
     /** {@value NodeLayout#TEST_VARIABLE} from the job's environment (tests only), or null. */
     final String testNodeLayout;
+    /** {@value Choice#SPLIT_EXCHANGE_TEST_VARIABLE} from the job's environment (tests and measurements), AUTO unset. */
+    final Choice.SplitExchange splitExchange;
 
     private TeamSettings(final ShmemConfig config)
     {
@@ -52,6 +54,9 @@ public final class TeamSettings
         this.reduce = Algorithm.parse(config, ShmemOptions.REDUCE_ALGORITHM, Algorithm.Reduce.class);
         this.scan = Algorithm.parse(config, ShmemOptions.SCAN_ALGORITHM, Algorithm.Scan.class);
         this.testNodeLayout = config.env(NodeLayout.TEST_VARIABLE);
+        final String exchange = config.env(Choice.SPLIT_EXCHANGE_TEST_VARIABLE);
+        this.splitExchange = exchange == null ? Choice.SplitExchange.AUTO
+            : Algorithm.parse(Choice.SPLIT_EXCHANGE_TEST_VARIABLE, exchange, Choice.SplitExchange.class);
     }
 
     /**

@@ -164,4 +164,60 @@ class ChoiceTest
         assertEquals(1, Choice.splitSlices(1, 64 << 10, 100), "a node of one PE: one owner");
         assertEquals(8, Choice.splitSlices(8, 4096, 0), "no scratch: every owner (the ring needs none)");
     }
+
+    @Test
+    void splitExchangeDoublesWhileTheSliceFitsABufferThenHalvesAcrossManyNodesInFewerRoundsThanTheRing()
+    {
+        final Choice.SplitExchange auto = Choice.SplitExchange.AUTO;
+        for (int nodes = 2; nodes <= 64; nodes++)
+        {
+            final long one = Hierarchical.halvingRounds(nodes, 1000, 1000); // one chunk
+            assertEquals(Choice.SplitExchange.DOUBLING, Choice.splitExchange(auto, nodes, 4096, 4096, one), "fits, nodes=" + nodes);
+            assertEquals(nodes >= Choice.SPLIT_HALVING_MIN_NODES ? Choice.SplitExchange.HALVING : Choice.SplitExchange.RING,
+                Choice.splitExchange(auto, nodes, 4097, 4096, one), "does not fit, one chunk, nodes=" + nodes);
+            assertEquals(Choice.SplitExchange.RING, Choice.splitExchange(auto, nodes, 4097, 4096, 2L * nodes - 1),
+                "as many rounds as the ring, nodes=" + nodes);
+            assertEquals(Choice.SplitExchange.RING, Choice.splitExchange(auto, nodes, 4097, 4096, 0), "halving cannot run");
+            assertEquals(Choice.SplitExchange.RING, Choice.splitExchange(Choice.SplitExchange.RING, nodes, 8, 4096, one), "forced ring");
+            assertEquals(Choice.SplitExchange.HALVING, Choice.splitExchange(Choice.SplitExchange.HALVING, nodes, 8, 4096, 1000),
+                "forced halving");
+            assertEquals(Choice.SplitExchange.RING, Choice.splitExchange(Choice.SplitExchange.HALVING, nodes, 8, 4096, 0),
+                "forced halving that cannot run");
+            assertEquals(Choice.splitExchange(auto, nodes, 1 << 20, 4096, one), Choice.splitExchange(Choice.SplitExchange.DOUBLING, nodes,
+                1 << 20, 4096, one), "a forced doubling that does not fit is the automatic choice");
+        }
+        assertEquals(6, Hierarchical.halvingRounds(8, 100, 100));
+        assertEquals(6, Hierarchical.halvingRounds(6, 100, 100), "4 of halving and doubling, 2 of the fold");
+        assertEquals(4, Hierarchical.halvingRounds(4, 100, 100));
+        assertEquals(24, Hierarchical.halvingRounds(8, 100, 25));
+        assertEquals(12, Hierarchical.halvingRounds(64, 1 << 14, 1 << 14), "1 MiB in 8 slices at 64 nodes: 12 rounds against 127");
+    }
+
+    @Test
+    void halvingChunksFitTheScratchHalfAndCoverTheSlice()
+    {
+        for (final int nodes : new int[] {2, 3, 4, 5, 7, 8, 13, 64})
+        {
+            final int p2 = Integer.highestOneBit(nodes);
+            for (final int eb : new int[] {1, 2, 4, 8})
+            {
+                for (final long len : new long[] {0, 1, 5, 1000, 1 << 17, 3 << 20})
+                {
+                    final long half = 512;
+                    final long chunk = Hierarchical.halvingChunk(half, nodes, eb, len);
+                    if (chunk == 0)
+                    {
+                        continue; // runs the ring
+                    }
+                    final long c = Math.min(chunk, len);
+                    final long need = (nodes > p2 ? c : 0) + (p2 - 1) * ((c + p2 - 1) / p2); // the fold, then the rounds
+                    assertEquals(true, need * eb <= half, "nodes=" + nodes + " eb=" + eb + " len=" + len + " chunk=" + chunk);
+                    assertEquals(true, chunk >= 1, "chunk=" + chunk);
+                }
+            }
+        }
+        assertEquals(100, Hierarchical.halvingChunk(1 << 20, 4, 8, 100), "one chunk where the slice fits the half");
+        assertEquals(0, Hierarchical.halvingChunk(64, 64, 8, 1 << 20), "a half too small for an element per block: the ring");
+        assertEquals(0, Hierarchical.halvingChunk(512, 2, 1, 1L << 40), "more chunks than the phase has steps: the ring");
+    }
 }
