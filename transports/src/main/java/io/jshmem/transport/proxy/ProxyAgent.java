@@ -95,11 +95,17 @@ final class ProxyAgent implements Agent
     /** When the agent thread last ran a duty cycle (agent thread only). */
     private long lastCycleNs;
     /**
-     * The agent thread's last duty cycle did work or left bytes to send (a transfer under way, waiting for socket space or
-     * credit): callers' polls leave the duty cycle to it rather than take turns on the sockets with it, and it does not
-     * stand aside.
+     * The agent thread's last duty cycle left bytes to send or commands in the ring (an outgoing transfer under way,
+     * waiting for socket space or credit): callers' polls leave the duty cycle to it rather than take turns on the
+     * sockets with it, and it does not stand aside. What peers send is read by whichever thread polls.
      */
     private volatile boolean agentBusy;
+    /** A caller parked in {@link #backOff()}, else null. */
+    private volatile Thread backedOff;
+    /** This agent-thread cycle applied a peer's signal or atomic (see {@link #backOff()}). */
+    private boolean signalled;
+    /** How long a caller backs off at most while the agent thread is in a transfer. */
+    static final long BACKOFF_PARK_NS = 50_000L;
     /** The last {@link #sendAndFlush()} left bytes in a send buffer (the socket was full). */
     private boolean unsentLeft;
     /** The agent waits for the lock: callers leave it the next duty cycle. */
@@ -189,10 +195,19 @@ final class ProxyAgent implements Agent
             {
                 timers();
             }
-            final boolean busy = work > 0 || unsentLeft || !ring.isEmpty();
+            final boolean busy = unsentLeft || !ring.isEmpty(); // sending: bytes the socket has not taken, or commands not yet framed
             if (agentBusy != busy)
             {
                 agentBusy = busy;
+                if (!busy)
+                {
+                    wakeBackedOff(); // the transfer is done: a backed-off caller polls again
+                }
+            }
+            if (signalled)
+            {
+                signalled = false;
+                wakeBackedOff(); // a peer's signal or atomic landed: a backed-off wait looks at its word now
             }
             return work;
         }
@@ -215,7 +230,7 @@ final class ProxyAgent implements Agent
     {
         if (agentBusy)
         {
-            return 0; // the agent thread is moving bytes: it goes on (a caller taking turns would stall its stream)
+            return backOff(); // the agent thread is moving bytes: it goes on (a caller taking turns would stall its stream)
         }
         callerNs = System.nanoTime(); // the agent stands aside while callers poll
         if (agentWants || !lock.tryLock())
@@ -541,9 +556,12 @@ final class ProxyAgent implements Agent
                 {
                     return work;
                 }
-                if (n < room)
+                if (n < room && (!c.inbound || c.unsent() > queued))
                 {
-                    break; // the socket had no more: another read now would be an empty system call before the replies leave
+                    // the socket had no more, and this read brought replies to this PE or requests that want answers:
+                    // another read now would most likely be an empty system call before they complete or leave (a stream
+                    // of puts reads on, to take what arrived meanwhile with one ACK)
+                    break;
                 }
             }
         }
@@ -655,6 +673,7 @@ final class ProxyAgent implements Agent
                     VarHandle.fullFence(); // data, then the signal that announces it
                 }
                 HeapAtomics.signal(heap, sigOffset, signal, SIGNAL_OPS[op]);
+                signalled = true;
                 c.applied++;
             }
             case Frames.GET ->
@@ -692,6 +711,7 @@ final class ProxyAgent implements Agent
                 }
                 VarHandle.releaseFence();
                 final long old = HeapAtomics.apply(heap, ATOMIC_OPS[op], size, offset, value, cond);
+                signalled = true;
                 if (slot >= 0)
                 {
                     if (ProxyTrace.ON && c.traceServeNs == 0)
@@ -896,6 +916,34 @@ final class ProxyAgent implements Agent
             sleeping = AWAKE;
         }
         return true;
+    }
+
+    /**
+     * A caller whose poll found the agent thread in a transfer parks until the agent's cycle finds nothing more to do, or
+     * it applies a peer's signal or atomic (what a wait may be waiting for), or {@link #BACKOFF_PARK_NS}: at a core per PE
+     * the waiting thread then leaves the core to the proxy thread instead of spinning beside it.
+     *
+     * @return 0 (no work done by the caller).
+     */
+    private int backOff()
+    {
+        backedOff = Thread.currentThread();
+        if (agentBusy) // after publishing itself: pairs with the agent's store of agentBusy before it reads backedOff
+        {
+            LockSupport.parkNanos(BACKOFF_PARK_NS);
+        }
+        backedOff = null;
+        return 0;
+    }
+
+    /** Wakes a caller parked in {@link #backOff()} (agent thread). */
+    private void wakeBackedOff()
+    {
+        final Thread t = backedOff;
+        if (t != null)
+        {
+            LockSupport.unpark(t);
+        }
     }
 
     /** A caller's duty cycle left bytes to send or commands in the ring: the agent thread takes the transfer over now. */
