@@ -41,6 +41,10 @@ import java.util.concurrent.locks.LockSupport;
  * handshakes and timers still progress), and takes over at once when the wait parks ({@link #callerParks()}).
  * Callers take the duty cycle with {@code tryLock}; the agent too, unless its last cycle is {@link #AGENT_CYCLE_NS} old:
  * then callers leave it the next one, so callers polling back to back never starve its accepts and handshakes.
+ * The agent also stands aside while a caller waits on the proxy itself (a blocking get or atomic, quiet), whatever
+ * {@code waitPolls}. Callers find readable connections with one non-blocking select of their own selector. While the
+ * agent thread is sending ({@link #agentBusy}: bytes the sockets have not taken, commands still in the ring) callers back
+ * off instead of taking turns on the sockets, and a caller's cycle that leaves such bytes hands them over.
  */
 final class ProxyAgent implements Agent
 {
