@@ -264,7 +264,8 @@ public final class ShmemOptions
         "transports", "on: a PE that waits (wait_until, signal waits, barriers, collectives) reads and applies its proxy " +
             "connections itself on every poll and never parks, and the proxy thread stands aside meanwhile (one message each " +
             "way per barrier round, no thread wake-up); off: waits leave the sockets to the proxy thread and park after a " +
-            "while. auto: on when this machine has two cores per PE on it (a waiter and a proxy thread each), else off.",
+            "while (a wait leaves an outgoing transfer under way to the proxy thread either way). auto: on when this machine " +
+            "has a core per PE on it, off when PEs outnumber its cores.",
         t -> oneOf(t, "auto", "on", "off"));
 
     /** No longer used: the proxy sends no heartbeats (kept so that a job that sets it still starts). */

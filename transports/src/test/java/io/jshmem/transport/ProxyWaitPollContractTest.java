@@ -135,4 +135,67 @@ class ProxyWaitPollContractTest extends TransportContractTest
             pe.sync();
         });
     }
+
+    /**
+     * Polling waits leave a transfer under way to the proxy thread (it marks itself busy; the pollers back off and are woken
+     * when it is done) and the transfer arrives whole: every other PE sends 1 MiB to PE 0 in non-blocking puts, then polls
+     * {@link Transport#progress()} (as a wait for ring space or a polling wait does) until its quiet completes, then
+     * signals; PE 0 polls until every signal has come and checks every byte. Five rounds with new data each.
+     */
+    @Test
+    void pollingWaitsLeaveATransferToTheProxyThreadAndItArrivesWhole() throws Exception
+    {
+        final int bytes = 1 << 20;
+        run(pe ->
+        {
+            for (int round = 1; round <= 5; round++)
+            {
+                final long deadline = System.nanoTime() + 30_000_000_000L;
+                if (pe.me() == 0)
+                {
+                    for (int q = 1; q < pe.n(); q++)
+                    {
+                        while (pe.heap().get(ValueLayout.JAVA_LONG, 1024 + 8L * q) < round)
+                        {
+                            pe.transport().progress();
+                            assertTrue(System.nanoTime() < deadline, "[pe 0] round " + round + ": signal of pe " + q + " within 30 s");
+                        }
+                        final long base = (long)bytes * q;
+                        for (long i = 0; i < bytes; i += 8)
+                        {
+                            final long want = round * 1_000_000_000L + q * 10_000_000L + i;
+                            final long got = pe.heap().get(ValueLayout.JAVA_LONG, base + i);
+                            if (got != want)
+                            {
+                                assertEquals(want, got, "[pe 0] round " + round + ": word at byte " + i + " from pe " + q);
+                            }
+                        }
+                    }
+                }
+                else
+                {
+                    final MemorySegment src = MemorySegment.ofArray(new long[bytes / 8]);
+                    for (long i = 0; i < bytes; i += 8)
+                    {
+                        src.set(ValueLayout.JAVA_LONG, i, round * 1_000_000_000L + pe.me() * 10_000_000L + i);
+                    }
+                    for (int part = 0; part < 16; part++)
+                    {
+                        final long at = (long)part * (bytes / 16);
+                        pe.transport().put(pe.ctx(), 0, (long)bytes * pe.me() + at, src.asSlice(at, bytes / 16), true);
+                        pe.transport().progress(); // a poll in the middle of the transfer: it must not stall it
+                    }
+                    for (int i = 0; i < 1000; i++)
+                    {
+                        pe.transport().progress();
+                    }
+                    pe.transport().quiet(pe.ctx());
+                    assertTrue(System.nanoTime() < deadline, "[pe " + pe.me() + "] round " + round + ": 1 MiB sent within 30 s");
+                    pe.transport().putSignal(pe.ctx(), 0, 0, null, 1024 + 8L * pe.me(), round, SignalOp.SET, false);
+                    pe.transport().quiet(pe.ctx());
+                }
+                pe.sync();
+            }
+        });
+    }
 }

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntUnaryOperator;
 
 /**
@@ -34,6 +35,8 @@ final class Completions
         }
 
         volatile int state;
+        /** A blocking request's waiting thread, unparked when its reply is applied (it may be parked in its wait strategy). */
+        volatile Thread waiter;
         MemorySegment dest;
         boolean nbi;
         long value;
@@ -107,7 +110,12 @@ final class Completions
         }
         else
         {
-            s.state = DONE;
+            s.state = DONE; // then the waiter: pairs with the waiter's store of itself before it reads the state
+            final Thread t = s.waiter;
+            if (t != null && t != Thread.currentThread())
+            {
+                LockSupport.unpark(t); // a parked waiter wakes now, not on its park's timer (tens of microseconds with timer slack)
+            }
         }
     }
 
@@ -116,6 +124,7 @@ final class Completions
     {
         final Slot s = slots[index];
         s.dest = null;
+        s.waiter = null;
         s.state = FREE;
     }
 }

@@ -68,6 +68,11 @@ final class PeerConnection
     /** Last bytes either way (buffers shrink after a quiet spell). */
     long lastActiveNs;
     boolean dead;
+    /** {@link ProxyTrace} only: a blocking request's post time until written; the write; the last read with data; a served request's read. */
+    long tracePostNs;
+    long traceWrittenNs;
+    long traceReadNs;
+    long traceServeNs;
 
     PeerConnection(final int pe, final boolean inbound, final long nowNs)
     {

@@ -41,6 +41,10 @@ import java.util.concurrent.locks.LockSupport;
  * handshakes and timers still progress), and takes over at once when the wait parks ({@link #callerParks()}).
  * Callers take the duty cycle with {@code tryLock}; the agent too, unless its last cycle is {@link #AGENT_CYCLE_NS} old:
  * then callers leave it the next one, so callers polling back to back never starve its accepts and handshakes.
+ * The agent also stands aside while a caller waits on the proxy itself (a blocking get or atomic, quiet), whatever
+ * {@code waitPolls}. Callers find readable connections with one non-blocking select of their own selector. While the
+ * agent thread is sending ({@link #agentBusy}: bytes the sockets have not taken, commands still in the ring) callers back
+ * off instead of taking turns on the sockets, and a caller's cycle that leaves such bytes hands them over.
  */
 final class ProxyAgent implements Agent
 {
@@ -70,6 +74,13 @@ final class ProxyAgent implements Agent
     private final MemorySegment heap;
     private final long heapSize;
     private final Selector selector;
+    /**
+     * The open connections again, for callers' duty cycles ({@link #progressFromCaller()}): one non-blocking select tells
+     * which have bytes, instead of a read system call per connection per poll. Used under the lock only, never blocking.
+     */
+    private final Selector callerSelector;
+    private final java.util.function.Consumer<SelectionKey> onCallerKey = this::onCallerKey;
+    private int callerWork;
     private final Connector connector;
     /** Open connections, both directions (copy-on-write: they change only when one opens or is lost). */
     private PeerConnection[] live = new PeerConnection[0];
@@ -78,6 +89,8 @@ final class ProxyAgent implements Agent
     /** The timer tick while this PE waits on peers or connects; an idle PE wakes once a second. */
     private final long busyTimerNs;
     private final CommandRing.Handler onCommand = this::onCommand;
+    /** The debug timing harness ({@link ProxyTrace#ON}), else null. */
+    final ProxyTrace trace;
     /** {@link #AWAKE}, {@link #SELECTING} or {@link #ASIDE}; set before the ring is checked, read by posters after they commit. */
     volatile int sleeping;
     private final boolean waitPolls;
@@ -85,6 +98,20 @@ final class ProxyAgent implements Agent
     private volatile long callerNs;
     /** When the agent thread last ran a duty cycle (agent thread only). */
     private long lastCycleNs;
+    /**
+     * The agent thread's last duty cycle left bytes to send or commands in the ring (an outgoing transfer under way,
+     * waiting for socket space or credit): callers' polls leave the duty cycle to it rather than take turns on the
+     * sockets with it, and it does not stand aside. What peers send is read by whichever thread polls.
+     */
+    private volatile boolean agentBusy;
+    /** A caller parked in {@link #backOff()}, else null. */
+    private volatile Thread backedOff;
+    /** This agent-thread cycle applied a peer's signal or atomic (see {@link #backOff()}). */
+    private boolean signalled;
+    /** How long a caller backs off at most while the agent thread is in a transfer. */
+    static final long BACKOFF_PARK_NS = 50_000L;
+    /** The last {@link #sendAndFlush()} left bytes in a send buffer (the socket was full). */
+    private boolean unsentLeft;
     /** The agent waits for the lock: callers leave it the next duty cycle. */
     private volatile boolean agentWants;
     /** Held for a duty cycle, by the proxy thread or by an API thread progressing while it waits. */
@@ -102,6 +129,7 @@ final class ProxyAgent implements Agent
         final long peerTimeoutNs, final long connectTimeoutNs, final boolean waitPolls) throws IOException
     {
         this.waitPolls = waitPolls;
+        this.trace = ProxyTrace.ON ? new ProxyTrace() : null;
         this.callerNs = now - 2 * CALLER_FRESH_NS;
         this.transport = transport;
         this.ring = ring;
@@ -109,6 +137,7 @@ final class ProxyAgent implements Agent
         this.heap = heap;
         this.heapSize = heap.byteSize();
         this.selector = selector;
+        this.callerSelector = Selector.open();
         this.window = window;
         this.peerTimeoutNs = peerTimeoutNs;
         this.busyTimerNs = Math.clamp(peerTimeoutNs / 8, MIN_TIMER_NS, MAX_TIMER_NS);
@@ -158,7 +187,10 @@ final class ProxyAgent implements Agent
             now = System.nanoTime();
             lastCycleNs = now;
             int work = sendAndFlush();
-            selector.selectNow();
+            if (selector.selectedKeys().isEmpty())
+            {
+                selector.selectNow(); // not right after a sleeping select() that found keys: they are served first
+            }
             if (!selector.selectedKeys().isEmpty()) // also the keys a sleeping select() found
             {
                 work += handleSelected();
@@ -166,6 +198,20 @@ final class ProxyAgent implements Agent
             if (now - nextTimer >= 0)
             {
                 timers();
+            }
+            final boolean busy = unsentLeft || !ring.isEmpty(); // sending: bytes the socket has not taken, or commands not yet framed
+            if (agentBusy != busy)
+            {
+                agentBusy = busy;
+                if (!busy)
+                {
+                    wakeBackedOff(); // the transfer is done: a backed-off caller polls again
+                }
+            }
+            if (signalled)
+            {
+                signalled = false;
+                wakeBackedOff(); // a peer's signal or atomic landed: a backed-off wait looks at its word now
             }
             return work;
         }
@@ -186,10 +232,11 @@ final class ProxyAgent implements Agent
      */
     int progressFromCaller()
     {
-        if (waitPolls)
+        if (agentBusy)
         {
-            callerNs = System.nanoTime(); // the agent stands aside while callers poll
+            return backOff(); // the agent thread is moving bytes: it goes on (a caller taking turns would stall its stream)
         }
+        callerNs = System.nanoTime(); // the agent stands aside while callers poll
         if (agentWants || !lock.tryLock())
         {
             return 0;
@@ -202,17 +249,24 @@ final class ProxyAgent implements Agent
             }
             now = System.nanoTime();
             int work = sendAndFlush();
-            for (final PeerConnection c : live)
+            callerWork = 0;
+            try
             {
-                if (!c.dead)
-                {
-                    work += receive(c);
-                }
+                callerSelector.selectNow(onCallerKey);
             }
+            catch (final IOException ex)
+            {
+                throw new java.io.UncheckedIOException(ex);
+            }
+            work += callerWork;
             work += connector.pollDials(now);
             if (now - nextTimer >= 0)
             {
                 timers();
+            }
+            if (unsentLeft || !ring.isEmpty())
+            {
+                handOver(); // a transfer: the agent thread drives it from here, the caller waits (and is unparked by the replies)
             }
             if (ackDeferred)
             {
@@ -234,11 +288,13 @@ final class ProxyAgent implements Agent
     {
         int work = ring.read(onCommand, RING_BATCH);
         final PeerConnection[] cs = live;
+        boolean left = false;
         for (final PeerConnection c : cs)
         {
             if (!c.inbound && !c.dead && c.unsent() > 0)
             {
                 work += flush(c) > 0 ? 1 : 0; // this PE's requests first: a peer may wait on them
+                left |= c.unsent() > 0;
             }
         }
         for (final PeerConnection c : cs)
@@ -246,21 +302,61 @@ final class ProxyAgent implements Agent
             if (c.inbound && !c.dead && c.unsent() > 0)
             {
                 work += flush(c) > 0 ? 1 : 0; // then replies and ACKs (a caller's receive may have left ACKs here)
+                left |= c.unsent() > 0;
             }
         }
+        unsentLeft = left;
         return work;
+    }
+
+    /** @return whether the agent thread is in a transfer (see {@link #agentBusy}): a post it must send wakes it. */
+    boolean busy()
+    {
+        return agentBusy;
+    }
+
+    private void onCallerKey(final SelectionKey key)
+    {
+        if (key.attachment() instanceof PeerConnection c && !c.dead && key.isValid() && key.isReadable())
+        {
+            callerWork += receive(c);
+        }
     }
 
     private int flush(final PeerConnection c)
     {
         try
         {
-            return c.flush(now);
+            final int n = c.flush(now);
+            if (ProxyTrace.ON && n > 0)
+            {
+                traceWritten(c);
+            }
+            return n;
         }
         catch (final IOException ex)
         {
             lost(c, "write failed: " + ex.getMessage(), ex);
             return 0;
+        }
+    }
+
+    private void traceWritten(final PeerConnection c)
+    {
+        final long t = System.nanoTime();
+        trace.count(ProxyTrace.WRITE);
+        if (!c.inbound && c.tracePostNs != 0)
+        {
+            trace.sample(ProxyTrace.POST_TO_WRITTEN, t - c.tracePostNs);
+            trace.count(onAgentThread() ? ProxyTrace.SENT_BY_AGENT : ProxyTrace.SENT_BY_CALLER);
+            c.traceWrittenNs = t;
+            c.tracePostNs = 0;
+        }
+        if (c.inbound && c.traceServeNs != 0)
+        {
+            trace.sample(ProxyTrace.SERVE, t - c.traceServeNs);
+            trace.count(onAgentThread() ? ProxyTrace.SERVED_BY_AGENT : ProxyTrace.SERVED_BY_CALLER);
+            c.traceServeNs = 0;
         }
     }
 
@@ -314,6 +410,15 @@ final class ProxyAgent implements Agent
         next[live.length] = c;
         live = next;
         c.key.interestOps(SelectionKey.OP_READ | (c.unsent() > 0 ? SelectionKey.OP_WRITE : 0));
+        try
+        {
+            c.channel.register(callerSelector, SelectionKey.OP_READ, c); // closing the channel deregisters it
+        }
+        catch (final java.nio.channels.ClosedChannelException ex)
+        {
+            lost(c, "closed before it opened", ex);
+            return;
+        }
         if (c.unsent() > 0)
         {
             flush(c); // the commands queued while it connected
@@ -402,6 +507,10 @@ final class ProxyAgent implements Agent
         MemorySegment.copy(buf, frame, c.txSegment, at, frameBytes);
         c.tx.position(at + frameBytes);
         c.pushRequest(ctx, cost, now);
+        if (ProxyTrace.ON && cost > frameBytes && c.tracePostNs == 0)
+        {
+            c.tracePostNs = trace.postNs; // a blocking get or fetching atomic (it asks for a reply)
+        }
         armTimer();
         return true;
     }
@@ -429,6 +538,11 @@ final class ProxyAgent implements Agent
             {
                 final int room = c.rx.remaining();
                 final int n = c.channel.read(c.rx);
+                if (ProxyTrace.ON)
+                {
+                    trace.count(n > 0 ? ProxyTrace.READ_DATA : ProxyTrace.READ_EMPTY);
+                    c.traceReadNs = System.nanoTime();
+                }
                 if (n < 0)
                 {
                     lost(c, "closed by the peer", null);
@@ -445,6 +559,13 @@ final class ProxyAgent implements Agent
                 if (c.dead)
                 {
                     return work;
+                }
+                if (n < room && (!c.inbound || c.unsent() > queued))
+                {
+                    // the socket had no more, and this read brought replies to this PE or requests that want answers:
+                    // another read now would most likely be an empty system call before they complete or leave (a stream
+                    // of puts reads on, to take what arrived meanwhile with one ACK)
+                    break;
                 }
             }
         }
@@ -556,6 +677,7 @@ final class ProxyAgent implements Agent
                     VarHandle.fullFence(); // data, then the signal that announces it
                 }
                 HeapAtomics.signal(heap, sigOffset, signal, SIGNAL_OPS[op]);
+                signalled = true;
                 c.applied++;
             }
             case Frames.GET ->
@@ -567,6 +689,10 @@ final class ProxyAgent implements Agent
                     return corrupt(c, "GET offset=" + offset + " bytes=" + length + " outside the heap of " + heapSize);
                 }
                 final int fixed = Frames.fixed(Frames.GET_REPLY);
+                if (ProxyTrace.ON && c.traceServeNs == 0)
+                {
+                    c.traceServeNs = c.traceReadNs;
+                }
                 c.ensureTx(fixed + length);
                 final int at = header(c, Frames.GET_REPLY, 0, 0, length, 0);
                 c.txSegment.set(Frames.I32, at + 16, slot);
@@ -589,8 +715,13 @@ final class ProxyAgent implements Agent
                 }
                 VarHandle.releaseFence();
                 final long old = HeapAtomics.apply(heap, ATOMIC_OPS[op], size, offset, value, cond);
+                signalled = true;
                 if (slot >= 0)
                 {
+                    if (ProxyTrace.ON && c.traceServeNs == 0)
+                    {
+                        c.traceServeNs = c.traceReadNs;
+                    }
                     c.ensureTx(Frames.fixed(Frames.AMO_REPLY));
                     final int at = header(c, Frames.AMO_REPLY, 0, 0, 0, 0);
                     c.txSegment.set(Frames.I64, at + 16, old);
@@ -608,6 +739,10 @@ final class ProxyAgent implements Agent
                     return corrupt(c, "GET_REPLY for slot " + slot + " with " + payload + " bytes that no get of this PE awaits");
                 }
                 final Completions.Slot sl = completions.slot(slot);
+                if (ProxyTrace.ON)
+                {
+                    traceReply(c);
+                }
                 MemorySegment.copy(s, pos + Frames.fixed(Frames.GET_REPLY), sl.dest, 0, payload);
                 completions.complete(sl);
             }
@@ -620,6 +755,10 @@ final class ProxyAgent implements Agent
                     return corrupt(c, "AMO_REPLY for slot " + slot + " that no atomic of this PE awaits");
                 }
                 final Completions.Slot sl = completions.slot(slot);
+                if (ProxyTrace.ON)
+                {
+                    traceReply(c);
+                }
                 sl.value = old;
                 if (sl.dest != null)
                 {
@@ -645,6 +784,13 @@ final class ProxyAgent implements Agent
             default -> throw new IllegalStateException("unreachable: " + type);
         }
         return true;
+    }
+
+    private void traceReply(final PeerConnection c)
+    {
+        trace.sample(ProxyTrace.WRITTEN_TO_REPLY, c.traceReadNs - c.traceWrittenNs);
+        trace.count(onAgentThread() ? ProxyTrace.REPLY_BY_AGENT : ProxyTrace.REPLY_BY_CALLER);
+        trace.replyNs = c.traceReadNs;
     }
 
     private static final AtomicOp[] ATOMIC_OPS = AtomicOp.values();
@@ -727,6 +873,10 @@ final class ProxyAgent implements Agent
                 return;
             }
             final long untilTimer = Math.max(1, (nextTimer - System.nanoTime()) / 1_000_000);
+            if (ProxyTrace.ON)
+            {
+                trace.count(ProxyTrace.SELECT);
+            }
             selector.select(blockedOnPeers ? 1 : untilTimer);
         }
         catch (final IOException ex)
@@ -742,7 +892,7 @@ final class ProxyAgent implements Agent
     /** @return whether a caller ran a duty cycle within {@link #CALLER_FRESH_NS}: it is polling and will send what is posted. */
     boolean callerFresh()
     {
-        return waitPolls && System.nanoTime() - callerNs < CALLER_FRESH_NS;
+        return System.nanoTime() - callerNs < CALLER_FRESH_NS;
     }
 
     /**
@@ -753,7 +903,7 @@ final class ProxyAgent implements Agent
      */
     boolean standAside()
     {
-        if (!callerFresh())
+        if (agentBusy || !callerFresh())
         {
             return false;
         }
@@ -770,6 +920,53 @@ final class ProxyAgent implements Agent
             sleeping = AWAKE;
         }
         return true;
+    }
+
+    /**
+     * A caller whose poll found the agent thread in a transfer parks until the agent's cycle finds nothing more to do, or
+     * it applies a peer's signal or atomic (what a wait may be waiting for), or {@link #BACKOFF_PARK_NS}: at a core per PE
+     * the waiting thread then leaves the core to the proxy thread instead of spinning beside it.
+     *
+     * @return 0 (no work done by the caller).
+     */
+    private int backOff()
+    {
+        backedOff = Thread.currentThread();
+        if (agentBusy) // after publishing itself: pairs with the agent's store of agentBusy before it reads backedOff
+        {
+            LockSupport.parkNanos(BACKOFF_PARK_NS);
+        }
+        backedOff = null;
+        return 0;
+    }
+
+    /** Wakes a caller parked in {@link #backOff()} (agent thread). */
+    private void wakeBackedOff()
+    {
+        final Thread t = backedOff;
+        if (t != null)
+        {
+            LockSupport.unpark(t);
+        }
+    }
+
+    /** A caller's duty cycle left bytes to send or commands in the ring: the agent thread takes the transfer over now. */
+    private void handOver()
+    {
+        agentBusy = true;
+        callerNs = System.nanoTime() - 2 * CALLER_FRESH_NS;
+        if (sleeping == ASIDE)
+        {
+            final Thread t = agentThread;
+            if (t != null)
+            {
+                LockSupport.unpark(t);
+            }
+        }
+        else if (sleeping == SELECTING)
+        {
+            selector.wakeup();
+        }
     }
 
     /** A caller that polled parks now: the agent serves the peers from now on. */
@@ -800,6 +997,10 @@ final class ProxyAgent implements Agent
     /** After a post found the agent asleep: wakes it, unless it stands aside for a caller that is polling (which sends it). */
     void wakeupForPost()
     {
+        if (ProxyTrace.ON)
+        {
+            trace.count(ProxyTrace.WAKEUP);
+        }
         if (sleeping == ASIDE)
         {
             final Thread t = agentThread;
@@ -815,6 +1016,10 @@ final class ProxyAgent implements Agent
     @Override
     public void onClose()
     {
+        if (ProxyTrace.ON)
+        {
+            System.err.println(trace.report(io.jshmem.ShmemException.pePrefix(transport.myPe(), transport.nPes())));
+        }
         lock.lock(); // no API thread is in a duty cycle while the sockets close, and none starts after
         try
         {
@@ -829,6 +1034,14 @@ final class ProxyAgent implements Agent
         try
         {
             selector.close();
+        }
+        catch (final IOException ignore)
+        {
+            // teardown
+        }
+        try
+        {
+            callerSelector.close();
         }
         catch (final IOException ignore)
         {

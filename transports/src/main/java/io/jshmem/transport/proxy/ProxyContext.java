@@ -16,6 +16,10 @@ final class ProxyContext implements TransportContext
     /** Made for the library's collectives: barrier_all's quietAll(false) skips it. */
     final boolean collective;
     private final ProxyTransport owner;
+    /** A thread in quiet or pe_quiet, the target it waits on now and the count it waits for: the agent unparks it on that ACK. */
+    volatile Thread waiter;
+    volatile int waitPe;
+    volatile long waitFor;
 
     ProxyContext(final int id, final int nPes, final ProxyTransport owner, final boolean collective)
     {

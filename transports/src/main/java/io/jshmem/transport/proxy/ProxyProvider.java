@@ -60,12 +60,12 @@ public final class ProxyProvider implements TransportProvider
     }
 
     /**
-     * @return whether waits on heap words serve the proxy ({@code SHMEM_PROXY_WAIT_POLL}): auto when the machine has two
-     *         cores per PE on it, one for a PE's waiting thread (which then never parks) and one for its proxy thread (which
-     *         stands aside while the wait polls but serves the peers, and sends the PE's non-blocking puts, whenever it does
-     *         not). Measured on 2 cores (docs/transports.md): at 1+1 forced on, barrier_all 52 to 15 us but 1 MiB bandwidth
-     *         1720 to 758 MB/s (the target's polling waiter holds a core the sender's two threads need); at 2+2 barrier_all
-     *         88 to 168 us.
+     * @return whether waits on heap words serve the proxy ({@code SHMEM_PROXY_WAIT_POLL}): auto when the machine has a core
+     *         per PE on it. A polling wait leaves an outgoing transfer to the proxy thread (it backs off while the thread
+     *         has bytes to send, and a duty cycle that leaves bytes hands them over), so a core per PE no longer costs the
+     *         sender's bandwidth as it did (1+1 on 2 cores, forced on: 1 MiB 1720 to 758 MB/s before; now about the same as
+     *         off, with barrier_all 50 to 21 us; docs/transports.md). When PEs outnumber cores (2+2 on 2 cores) the waiters'
+     *         polls take the cores the peers' proxy threads need: round trips 44 to 62 us, so off.
      */
     static boolean waitPolls(final String setting, final int machinePes, final int cores)
     {
@@ -73,7 +73,7 @@ public final class ProxyProvider implements TransportProvider
         {
             case "on" -> true;
             case "off" -> false;
-            default -> cores >= 2L * Math.max(1, machinePes);
+            default -> cores >= Math.max(1, machinePes);
         };
     }
 }

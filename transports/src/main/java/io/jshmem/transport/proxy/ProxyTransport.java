@@ -167,6 +167,11 @@ public final class ProxyTransport implements Transport
         return me;
     }
 
+    int nPes()
+    {
+        return n;
+    }
+
     @Override
     public byte[] endpoint()
     {
@@ -360,7 +365,12 @@ public final class ProxyTransport implements Transport
         final ProxyContext c = ctx < cs.length ? cs[ctx] : null;
         if (c != null)
         {
-            c.completed.incrementAndGet(pe);
+            final long done = c.completed.incrementAndGet(pe);
+            final Thread t = c.waiter; // after the count: pairs with awaitCompleted's store of the waiter before it reads the count
+            if (t != null && c.waitPe == pe && done == c.waitFor && t != Thread.currentThread())
+            {
+                java.util.concurrent.locks.LockSupport.unpark(t); // a quiet parked in its wait strategy wakes now
+            }
         }
     }
 
@@ -453,9 +463,19 @@ public final class ProxyTransport implements Transport
 
     private void commit(final long frame, final int frameBytes, final int pe, final ProxyContext ctx)
     {
+        commit(frame, frameBytes, pe, ctx, false);
+    }
+
+    /**
+     * @param callerSends the posting thread waits for this request's reply at once, and its wait sends it (a duty cycle):
+     *                    a sleeping proxy thread is not woken (a wake-up system call, and a thread that would compete with
+     *                    the caller for the duty cycle and the reply).
+     */
+    private void commit(final long frame, final int frameBytes, final int pe, final ProxyContext ctx, final boolean callerSends)
+    {
         ring.commit(frame - Frames.LOCAL, KIND_COMMAND, Frames.LOCAL + frameBytes);
         ctx.issued.incrementAndGet(pe);
-        if (agent.sleeping != ProxyAgent.AWAKE)
+        if ((!callerSends || agent.busy()) && agent.sleeping != ProxyAgent.AWAKE)
         {
             agent.wakeupForPost(); // pairs with the agent's store of sleeping before it checks the ring (ProxyAgent.sleep)
         }
@@ -556,26 +576,36 @@ public final class ProxyTransport implements Transport
             final int len = (int)Math.min(Frames.MAX_CHUNK, size - done);
             final boolean last = done + len == size;
             final int slot = completions.claim(dst.asSlice(done, len), nbi || !last, idle);
+            if (ProxyTrace.ON)
+            {
+                agent.trace.post();
+            }
             final int fixed = Frames.fixed(Frames.GET);
             final long at = claim(pe, ctx, fixed);
             final MemorySegment b = ring.buffer();
             header(b, at, Frames.GET, 0, 0, 0, offset + done);
             b.set(Frames.I32, at + 16, len);
             b.set(Frames.I32, at + 20, slot);
-            commit(at, fixed, pe, ctx);
+            commit(at, fixed, pe, ctx, !nbi);
             lastSlot = slot;
             done += len;
         }
         if (!nbi)
         {
+            final long posted = ProxyTrace.ON ? agent.trace.postNs : 0;
             await(lastSlot); // replies are applied in stream order: the last one completes them all
             completions.release(lastSlot);
+            if (ProxyTrace.ON)
+            {
+                agent.trace.done(posted);
+            }
         }
     }
 
     private void await(final int slot)
     {
         final Completions.Slot s = completions.slot(slot);
+        s.waiter = Thread.currentThread(); // before reading the state: pairs with Completions.complete
         int count = 0;
         while (s.state != Completions.DONE)
         {
@@ -589,7 +619,7 @@ public final class ProxyTransport implements Transport
     }
 
     private void postAmo(final ProxyContext ctx, final int pe, final AtomicOp op, final int bytes, final long offset, final long value,
-        final long cond, final int slot)
+        final long cond, final int slot, final boolean blocking)
     {
         final int fixed = Frames.fixed(Frames.AMO);
         final long at = claim(pe, ctx, fixed);
@@ -599,7 +629,7 @@ public final class ProxyTransport implements Transport
         b.set(Frames.I64, at + 24, cond);
         b.set(Frames.I32, at + 32, slot);
         b.set(Frames.I32, at + 36, 0);
-        commit(at, fixed, pe, ctx);
+        commit(at, fixed, pe, ctx, blocking);
     }
 
     @Override
@@ -610,19 +640,28 @@ public final class ProxyTransport implements Transport
         final ProxyContext ctx = (ProxyContext)context;
         if (!op.fetches() && op != AtomicOp.SET)
         {
-            postAmo(ctx, pe, op, bytes, offset, value, cond, -1);
+            postAmo(ctx, pe, op, bytes, offset, value, cond, -1, false);
             return 0;
         }
         if (op == AtomicOp.SET)
         {
-            postAmo(ctx, pe, op, bytes, offset, value, cond, -1);
+            postAmo(ctx, pe, op, bytes, offset, value, cond, -1, false);
             return 0;
         }
         final int slot = completions.claim(null, false, idle);
-        postAmo(ctx, pe, op, bytes, offset, value, cond, slot);
+        if (ProxyTrace.ON)
+        {
+            agent.trace.post();
+        }
+        final long posted = ProxyTrace.ON ? agent.trace.postNs : 0;
+        postAmo(ctx, pe, op, bytes, offset, value, cond, slot, true);
         await(slot);
         final long old = completions.slot(slot).value;
         completions.release(slot);
+        if (ProxyTrace.ON)
+        {
+            agent.trace.done(posted);
+        }
         return old;
     }
 
@@ -639,7 +678,7 @@ public final class ProxyTransport implements Transport
             return;
         }
         final int slot = fetch == null ? -1 : completions.claim(fetch, true, idle);
-        postAmo(ctx, pe, op, bytes, offset, value, cond, slot);
+        postAmo(ctx, pe, op, bytes, offset, value, cond, slot, false);
     }
 
     // ------------------------------------------------------------------ completion
@@ -701,6 +740,13 @@ public final class ProxyTransport implements Transport
     /** Waits until pe acknowledged the context's requests up to {@code issued} (those issued before the quiet). */
     private void awaitCompleted(final ProxyContext ctx, final int pe, final long issued)
     {
+        if (ctx.completed.get(pe) >= issued)
+        {
+            return;
+        }
+        ctx.waitPe = pe;
+        ctx.waitFor = issued;
+        ctx.waiter = Thread.currentThread();
         int count = 0;
         while (ctx.completed.get(pe) < issued)
         {
@@ -711,6 +757,7 @@ public final class ProxyTransport implements Transport
             }
             count = idle.applyAsInt(count);
         }
+        ctx.waiter = null;
     }
 
     @Override

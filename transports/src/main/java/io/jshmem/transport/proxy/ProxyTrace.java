@@ -1,0 +1,101 @@
+package io.jshmem.transport.proxy;
+
+import java.util.Arrays;
+
+/**
+ * A debug-only timing harness of the proxy's round trips, on with the system property {@code jshmem.proxy.trace=true}
+ * (e.g. {@code -x JAVA_TOOL_OPTIONS=-Djshmem.proxy.trace=true} to bin/shmemrun); a constant when off, so the hooks
+ * compile away. Per PE it samples, for blocking gets and fetching atomics (the requester): post to the write that
+ * carried the request, that write to the reply's read, the reply's read to the waiter seeing it, and the whole round
+ * trip; for the peers' requests it serves (the target): the read that brought the request to the write that carried
+ * the reply; and it counts system calls (reads with and without data, writes, wake-ups, selects). The medians are printed
+ * on stderr when the proxy closes. Agent-lock holders only (the duty cycle), apart from {@link #post} and {@link #done}.
+ */
+final class ProxyTrace
+{
+    static final boolean ON = Boolean.getBoolean("jshmem.proxy.trace");
+
+    static final int POST_TO_WRITTEN = 0;
+    static final int WRITTEN_TO_REPLY = 1;
+    static final int REPLY_TO_DONE = 2;
+    static final int ROUND_TRIP = 3;
+    static final int SERVE = 4;
+    private static final String[] STAGES = {"post->request written", "written->reply read", "reply read->waiter done",
+        "round trip (post->done)", "target: request read->reply written"};
+
+    static final int READ_DATA = 0;
+    static final int READ_EMPTY = 1;
+    static final int WRITE = 2;
+    static final int WAKEUP = 3;
+    static final int SELECT = 4;
+    static final int SENT_BY_CALLER = 5;
+    static final int SENT_BY_AGENT = 6;
+    static final int REPLY_BY_CALLER = 7;
+    static final int REPLY_BY_AGENT = 8;
+    static final int SERVED_BY_CALLER = 9;
+    static final int SERVED_BY_AGENT = 10;
+    static final int ROUND_TRIPS = 11;
+    private static final String[] COUNTERS = {"reads with data", "empty reads", "writes", "wake-ups posted", "selects",
+        "requests sent by caller", "by agent", "replies read by caller", "by agent", "requests served by caller", "by agent",
+        "round trips"};
+
+    private static final int MAX = 1 << 16;
+    private final long[][] samples = new long[STAGES.length][MAX];
+    private final int[] sampleCount = new int[STAGES.length];
+    private final long[] counters = new long[COUNTERS.length];
+    /** The last blocking request's post time (its API thread). */
+    volatile long postNs;
+    /** When the last reply read arrived (for the waiter). */
+    volatile long replyNs;
+
+    void post()
+    {
+        postNs = System.nanoTime();
+    }
+
+    synchronized void sample(final int stage, final long ns)
+    {
+        final int i = sampleCount[stage];
+        if (i < MAX && ns >= 0)
+        {
+            samples[stage][i] = ns;
+            sampleCount[stage] = i + 1;
+        }
+    }
+
+    synchronized void count(final int counter)
+    {
+        counters[counter]++;
+    }
+
+    /** The waiter saw its reply. */
+    void done(final long postedNs)
+    {
+        final long now = System.nanoTime();
+        sample(REPLY_TO_DONE, now - replyNs);
+        sample(ROUND_TRIP, now - postedNs);
+        count(ROUND_TRIPS);
+    }
+
+    synchronized String report(final String prefix)
+    {
+        final StringBuilder b = new StringBuilder(prefix).append("proxy trace (median/p90 us, samples):");
+        for (int s = 0; s < STAGES.length; s++)
+        {
+            final int n = sampleCount[s];
+            if (n == 0)
+            {
+                continue;
+            }
+            final long[] v = Arrays.copyOf(samples[s], n);
+            Arrays.sort(v);
+            b.append(String.format("%n  %-40s %8.2f %8.2f %7d", STAGES[s], v[n / 2] / 1e3, v[n * 9 / 10] / 1e3, n));
+        }
+        b.append(String.format("%n  counts:"));
+        for (int c = 0; c < COUNTERS.length; c++)
+        {
+            b.append(' ').append(COUNTERS[c]).append('=').append(counters[c]);
+        }
+        return b.toString();
+    }
+}
