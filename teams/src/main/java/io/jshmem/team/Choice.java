@@ -141,22 +141,34 @@ final class Choice
     static final long HIERARCHICAL_ALLTOALL_MAX_CHUNKS = 1;
 
     /**
-     * @param chunks the number of scratch chunks the hierarchical alltoall would move the operation in
-     *               ({@link Long#MAX_VALUE} where it cannot run): on a team across nodes auto takes it up to
-     *               {@link #HIERARCHICAL_ALLTOALL_MAX_CHUNKS} (small messages, where one message per pair of
-     *               nodes pays), else linear (every pair's message in flight at once); pairwise's N-1
-     *               dependent rounds lost to both at every size measured across test hosts (docs/teams.md).
+     * @param groupsMapped whether the members of every group map each other's heaps (the condition of
+     *                     {@code aggregate}; a forced {@code aggregate} runs {@code linear} without it)
+     * @param chunks       the number of scratch chunks the hierarchical alltoall would move the operation in
+     *                     ({@link Long#MAX_VALUE} where it cannot run). On a team across nodes auto takes hierarchical
+     *                     up to {@link #HIERARCHICAL_ALLTOALL_MAX_CHUNKS} (small messages: one message per pair of
+     *                     nodes), else aggregate where the nodes' members map each other (one message per member
+     *                     and other node, every one in flight at once), else linear (every pair's message in flight
+     *                     at once); pairwise's N-1 dependent rounds lost to them at every size measured across test
+     *                     hosts (docs/teams.md).
      */
     static Algorithm.Alltoall alltoall(final Algorithm.Alltoall forced, final int size, final boolean twoLevel, final boolean allMapped,
-        final long chunks)
+        final boolean groupsMapped, final long chunks)
     {
+        if (forced == Algorithm.Alltoall.AGGREGATE && !groupsMapped)
+        {
+            return Algorithm.Alltoall.LINEAR;
+        }
         if (forced != Algorithm.Alltoall.AUTO)
         {
             return forced;
         }
         if (twoLevel && !allMapped)
         {
-            return chunks <= HIERARCHICAL_ALLTOALL_MAX_CHUNKS ? Algorithm.Alltoall.HIERARCHICAL : Algorithm.Alltoall.LINEAR;
+            if (chunks <= HIERARCHICAL_ALLTOALL_MAX_CHUNKS)
+            {
+                return Algorithm.Alltoall.HIERARCHICAL;
+            }
+            return groupsMapped ? Algorithm.Alltoall.AGGREGATE : Algorithm.Alltoall.LINEAR;
         }
         return oneRound(size, allMapped) ? Algorithm.Alltoall.LINEAR : Algorithm.Alltoall.PAIRWISE;
     }

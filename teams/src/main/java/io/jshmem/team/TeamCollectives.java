@@ -331,6 +331,7 @@ final class TeamCollectives
                 channel.next();
                 Collectives.alltoallPairwise(channel, dest, s, count);
             }
+            case AGGREGATE -> Hierarchical.alltoallAggregate(channel, hierarchy(), dest, mapped(src, hierarchy().group()), count);
             case HIERARCHICAL ->
             {
                 final long chunk = Hierarchical.alltoallChunk(channel, hierarchy(), eb);
@@ -358,7 +359,7 @@ final class TeamCollectives
         final long chunk = Hierarchical.alltoallChunk(channel, hierarchy(), elementBytes);
         final long chunks = count > 0 && chunk >= 1 ? (count + chunk - 1) / chunk : Long.MAX_VALUE;
         final Algorithm.Alltoall alg = Choice.alltoall(registry.alltoallAlgorithm, size, twoLevel, (twoLevel || size > 4) && allMapped(),
-            chunks);
+            groupsMapped(), chunks);
         return alg == Algorithm.Alltoall.HIERARCHICAL && chunk < 1 ? Algorithm.Alltoall.PAIRWISE : alg;
     }
 
