@@ -159,7 +159,7 @@ class CollectivesThreadsTest
      * Repeated alltoalls under each algorithm, each PE overwriting its source as soon as a call returns, then checking
      * its dest: an algorithm that returns while another member may still read this PE's source (aggregate's
      * forwarders load it) delivers the overwritten values and fails. Pretend
-     * nodes of 3 + 2 + 3 PEs (uneven) and groups of 3 on one node, blocks of 1 to 300 longs (the scratch of 1K moves
+     * nodes of 3 + 2 + 3 PEs (uneven), groups of 3 on one node and (auto) nodes of 4 + 4, blocks of 1 to 300 longs (the scratch of 1K moves
      * hierarchical's in many chunks).
      */
     static Stream<Arguments> alltoallRepeats()
@@ -171,6 +171,8 @@ class CollectivesThreadsTest
                 "SHMEM_TEAM_SCRATCH_SIZE", "1K")));
             args.add(Arguments.of(alg, Map.of("SHMEM_ALLTOALL_ALGORITHM", alg, "SHMEM_TEAM_GROUP_SIZE", "3", "SHMEM_TEAM_SCRATCH_SIZE", "1K")));
         }
+        // two pretend nodes of 4 whose scratch holds no hierarchical chunk: auto runs aggregate (Choice.alltoall)
+        args.add(Arguments.of("auto", Map.of("JSHMEM_TEST_NODE_LAYOUT", "4,4", "SHMEM_TEAM_SCRATCH_SIZE", "1K")));
         return args.stream();
     }
 
