@@ -331,7 +331,7 @@ final class TeamCollectives
                 channel.next();
                 Collectives.alltoallPairwise(channel, dest, s, count);
             }
-            case AGGREGATE -> Hierarchical.alltoallAggregate(channel, hierarchy(), dest, mapped(src, hierarchy().group()), count);
+            case AGGREGATE -> Aggregate.alltoall(channel, hierarchy(), dest, mapped(src, hierarchy().group()), count);
             case HIERARCHICAL ->
             {
                 final long chunk = Hierarchical.alltoallChunk(channel, hierarchy(), eb);
