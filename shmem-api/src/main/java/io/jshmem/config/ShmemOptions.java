@@ -143,7 +143,7 @@ public final class ShmemOptions
 
     /** Alltoall(s) algorithm. */
     public static final Option<String> ALLTOALL_ALGORITHM = algorithm("ALLTOALL", "Alltoall and alltoalls algorithm",
-        "linear", "pairwise", "hierarchical");
+        "linear", "pairwise", "hierarchical", "aggregate");
 
     /** Reduction algorithm. */
     public static final Option<String> REDUCE_ALGORITHM = algorithm("REDUCE", "Reduction algorithm",

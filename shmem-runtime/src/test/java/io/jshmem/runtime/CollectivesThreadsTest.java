@@ -59,7 +59,8 @@ class CollectivesThreadsTest
                 "JSHMEM_TEST_SPLIT_EXCHANGE", "halving"),
             Map.of("SHMEM_FCOLLECT_ALGORITHM", "hierarchical", "SHMEM_COLLECT_ALGORITHM", "hierarchical", "SHMEM_TEAM_GROUP_SIZE", "2",
                 "SHMEM_BARRIER_ALGORITHM", "hierarchical", "SHMEM_BROADCAST_ALGORITHM", "hierarchical", "SHMEM_ALLTOALL_ALGORITHM",
-                "hierarchical"));
+                "hierarchical"),
+            Map.of("SHMEM_ALLTOALL_ALGORITHM", "aggregate", "SHMEM_TEAM_GROUP_SIZE", "3"));
     }
 
     static Stream<Arguments> cases()
@@ -207,6 +208,71 @@ class CollectivesThreadsTest
             reversed.close();
             shmem.barrierAll();
             b.free(shmem);
+        });
+    }
+
+    /**
+     * Repeated alltoalls under each algorithm, each PE overwriting its source as soon as a call returns, then checking
+     * its dest: an algorithm that returns while another member may still read this PE's source (aggregate's
+     * forwarders load it) delivers the overwritten values and fails. Pretend
+     * nodes of 3 + 2 + 3 PEs (uneven), groups of 3 on one node and (auto) nodes of 4 + 4, blocks of 1 to 300 longs (the scratch of 1K moves
+     * hierarchical's in many chunks).
+     */
+    static Stream<Arguments> alltoallRepeats()
+    {
+        final List<Arguments> args = new ArrayList<>();
+        for (final String alg : new String[] {"linear", "pairwise", "hierarchical", "aggregate", "auto"})
+        {
+            args.add(Arguments.of(alg, Map.of("SHMEM_ALLTOALL_ALGORITHM", alg, "JSHMEM_TEST_NODE_LAYOUT", "3,2,3",
+                "SHMEM_TEAM_SCRATCH_SIZE", "1K")));
+            args.add(Arguments.of(alg, Map.of("SHMEM_ALLTOALL_ALGORITHM", alg, "SHMEM_TEAM_GROUP_SIZE", "3", "SHMEM_TEAM_SCRATCH_SIZE", "1K")));
+        }
+        // two pretend nodes of 4 whose scratch holds no hierarchical chunk: auto runs aggregate (Choice.alltoall)
+        args.add(Arguments.of("auto", Map.of("JSHMEM_TEST_NODE_LAYOUT", "4,4", "SHMEM_TEAM_SCRATCH_SIZE", "1K")));
+        return args.stream();
+    }
+
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("alltoallRepeats")
+    void alltoallReturnsOnlyWhenItsSourceIsFree(final String alg, final Map<String, String> env) throws Exception
+    {
+        final int n = 8;
+        ThreadPes.run(n, env, shmem -> {
+            final Team world = shmem.teamWorld();
+            final int me = shmem.myPe();
+            final int max = 300;
+            final SymmetricLongs src = shmem.allocateLongs((long)max * n);
+            final SymmetricLongs dest = shmem.allocateLongs((long)max * n);
+            for (int call = 0; call < 40; call++)
+            {
+                final int count = call % 4 == 3 ? max : 1 + call % 7;
+                for (long i = 0; i < (long)count * n; i++)
+                {
+                    src.setLocal(i, ((long)call << 40) | ((long)me << 24) | i);
+                }
+                world.alltoall(dest, src, count);
+                for (long i = 0; i < (long)count * n; i++)
+                {
+                    src.setLocal(i, -1); // the caller may write its source at once
+                }
+                for (int r = 0; r < n; r++)
+                {
+                    for (int i = 0; i < count; i++)
+                    {
+                        final long want = ((long)call << 40) | ((long)r << 24) | ((long)me * count + i);
+                        final long got = dest.getLocal((long)r * count + i);
+                        if (got != want)
+                        {
+                            throw new AssertionError("[pe " + me + "/" + n + "] " + alg + " call " + call + " count " + count + ": block from pe " +
+                                r + " element " + i + " is " + Long.toHexString(got) + ", want " + Long.toHexString(want));
+                        }
+                    }
+                }
+                world.sync(); // every member checked its dest before any writes the next call's blocks into it
+            }
+            shmem.barrierAll();
+            shmem.free(dest);
+            shmem.free(src);
         });
     }
 

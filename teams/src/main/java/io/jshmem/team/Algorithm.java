@@ -38,7 +38,7 @@ final class Algorithm
     /** Alltoall and alltoalls ({@code SHMEM_ALLTOALL_ALGORITHM}). */
     enum Alltoall
     {
-        AUTO, LINEAR, PAIRWISE, HIERARCHICAL
+        AUTO, LINEAR, PAIRWISE, HIERARCHICAL, AGGREGATE
     }
 
     /** Reductions ({@code SHMEM_REDUCE_ALGORITHM}). */

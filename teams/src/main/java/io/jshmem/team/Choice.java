@@ -140,23 +140,46 @@ final class Choice
      */
     static final long HIERARCHICAL_ALLTOALL_MAX_CHUNKS = 1;
 
+    /** Auto runs the aggregate alltoall only where every node (group) has at least this many members (one alone gains nothing). */
+    static final int AGGREGATE_MIN_GROUP = 2;
+
+    /** Auto runs the aggregate alltoall only while one of its messages (a block times the largest group) is at most this long. */
+    static final long AGGREGATE_MAX_MESSAGE_BYTES = 32 << 10;
+
     /**
-     * @param chunks the number of scratch chunks the hierarchical alltoall would move the operation in
-     *               ({@link Long#MAX_VALUE} where it cannot run): on a team across nodes auto takes it up to
-     *               {@link #HIERARCHICAL_ALLTOALL_MAX_CHUNKS} (small messages, where one message per pair of
-     *               nodes pays), else linear (every pair's message in flight at once); pairwise's N-1
-     *               dependent rounds lost to both at every size measured across test hosts (docs/teams.md).
+     * @param groupsMapped whether the members of every group map each other's heaps (the condition of
+     *                     {@code aggregate}; a forced {@code aggregate} runs {@code linear} without it)
+     * @param minGroup     the smallest group's size
+     * @param maxGroup     the largest group's size
+     * @param blockBytes   bytes per block (per pair of members)
+     * @param chunks       the number of scratch chunks the hierarchical alltoall would move the operation in
+     *                     ({@link Long#MAX_VALUE} where it cannot run). On a team across nodes auto takes hierarchical
+     *                     up to {@link #HIERARCHICAL_ALLTOALL_MAX_CHUNKS} (small messages: one message per pair of
+     *                     nodes); beyond, aggregate where the nodes' members map each other, every node has at least
+     *                     {@link #AGGREGATE_MIN_GROUP} members and a message stays within
+     *                     {@link #AGGREGATE_MAX_MESSAGE_BYTES} (a node's blocks for one member in one message, a
+     *                     message per other node); else linear (every pair's message in flight at once); pairwise's
+     *                     N-1 dependent rounds lost to them at every size measured across test hosts (docs/teams.md).
      */
     static Algorithm.Alltoall alltoall(final Algorithm.Alltoall forced, final int size, final boolean twoLevel, final boolean allMapped,
-        final long chunks)
+        final boolean groupsMapped, final int minGroup, final int maxGroup, final long blockBytes, final long chunks)
     {
+        if (forced == Algorithm.Alltoall.AGGREGATE && !groupsMapped)
+        {
+            return Algorithm.Alltoall.LINEAR;
+        }
         if (forced != Algorithm.Alltoall.AUTO)
         {
             return forced;
         }
         if (twoLevel && !allMapped)
         {
-            return chunks <= HIERARCHICAL_ALLTOALL_MAX_CHUNKS ? Algorithm.Alltoall.HIERARCHICAL : Algorithm.Alltoall.LINEAR;
+            if (chunks <= HIERARCHICAL_ALLTOALL_MAX_CHUNKS)
+            {
+                return Algorithm.Alltoall.HIERARCHICAL;
+            }
+            return groupsMapped && minGroup >= AGGREGATE_MIN_GROUP && blockBytes * maxGroup <= AGGREGATE_MAX_MESSAGE_BYTES ?
+                Algorithm.Alltoall.AGGREGATE : Algorithm.Alltoall.LINEAR;
         }
         return oneRound(size, allMapped) ? Algorithm.Alltoall.LINEAR : Algorithm.Alltoall.PAIRWISE;
     }

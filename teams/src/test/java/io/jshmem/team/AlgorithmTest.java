@@ -70,7 +70,7 @@ class AlgorithmTest
         // the enum's own check, for names the option table might accept but the collective does not have
         final ConfigurationException ex = assertThrows(ConfigurationException.class,
             () -> Algorithm.parse("SHMEM_ALLTOALL_ALGORITHM", "ring", Algorithm.Alltoall.class));
-        assertEquals("SHMEM_ALLTOALL_ALGORITHM='ring' is not an algorithm of this collective; accepted: auto, linear, pairwise, hierarchical",
+        assertEquals("SHMEM_ALLTOALL_ALGORITHM='ring' is not an algorithm of this collective; accepted: auto, linear, pairwise, hierarchical, aggregate",
             ex.getMessage());
     }
 }

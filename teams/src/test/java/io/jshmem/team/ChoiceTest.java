@@ -68,16 +68,53 @@ class ChoiceTest
                 {
                     assertEquals(Algorithm.Reduce.RING, Choice.reduce(Algorithm.Reduce.AUTO, size, bytes, true, false, true));
                 }
-                assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, 1));
-                assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false,
+                assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, false, 8, 8, 1024, 1));
+                assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, false, 8, 8, 1024,
                     Choice.HIERARCHICAL_ALLTOALL_MAX_CHUNKS), "a few chunks");
-                assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false,
+                assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, false, 8, 8, 1024,
                     Choice.HIERARCHICAL_ALLTOALL_MAX_CHUNKS + 1), "large across nodes: linear, not pairwise");
-                assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, Long.MAX_VALUE),
+                assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, false, 8, 8, 1024, Long.MAX_VALUE),
                     "no hierarchical form (alltoalls): linear");
                 assertEquals(size <= 4 ? Algorithm.Alltoall.LINEAR : Algorithm.Alltoall.PAIRWISE,
-                    Choice.alltoall(Algorithm.Alltoall.AUTO, size, false, false, 1));
+                    Choice.alltoall(Algorithm.Alltoall.AUTO, size, false, false, false, 8, 8, 1024, 1));
             }
+        }
+    }
+
+    @Test
+    void alltoallAcrossNodesWhoseMembersMapEachOther()
+    {
+        final long over = Choice.HIERARCHICAL_ALLTOALL_MAX_CHUNKS + 1;
+        for (int size = 2; size <= 40; size++)
+        {
+            assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 1024, 1),
+                "one chunk: one message per pair of nodes");
+            assertEquals(Algorithm.Alltoall.AGGREGATE, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 1024, over),
+                "more than one chunk, 8 per node, 8 KiB messages: aggregate, not linear");
+            assertEquals(Algorithm.Alltoall.AGGREGATE, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 4096,
+                Long.MAX_VALUE), "the scratch holds no chunk: aggregate needs none");
+            assertEquals(Algorithm.Alltoall.AGGREGATE, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 4, 4, 8192, over),
+                "4 per node, messages of exactly the limit");
+            assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 8192, over),
+                "64 KiB messages: linear");
+            assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 64 << 10, over),
+                "512 KiB messages: linear");
+            assertEquals(Algorithm.Alltoall.AGGREGATE, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 2, 2, 1024, over),
+                "2 per node");
+            assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 1, 8, 1024, over),
+                "a node of one PE: linear");
+            assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, false, 8, 8, 1024, over),
+                "nodes whose members do not map each other: linear");
+            for (final boolean twoLevel : new boolean[] {false, true})
+            {
+                assertEquals(Algorithm.Alltoall.AGGREGATE, Choice.alltoall(Algorithm.Alltoall.AGGREGATE, size, twoLevel, false, true, 2, 2,
+                    64 << 10, 1), "forced, groups mapped");
+                assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AGGREGATE, size, twoLevel, false, false, 8, 8,
+                    1024, 1), "forced, a group's members do not map each other: linear");
+            }
+            assertEquals(size <= 32 ? Algorithm.Alltoall.LINEAR : Algorithm.Alltoall.PAIRWISE,
+                Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, true, true, 8, 8, 1024, Long.MAX_VALUE),
+                "groups on one node keep the one-node choice");
         }
     }
 
@@ -92,9 +129,9 @@ class ChoiceTest
         assertEquals(Algorithm.Allgather.LINEAR, Choice.allgather(Algorithm.Allgather.AUTO, 32, 1 << 20, false, true));
         assertEquals(Algorithm.Allgather.RECURSIVE_DOUBLING, Choice.allgather(Algorithm.Allgather.AUTO, 33, 1 << 10, false, true));
         assertEquals(Algorithm.Allgather.RING, Choice.allgather(Algorithm.Allgather.AUTO, 33, 1 << 20, false, true));
-        assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, 32, false, true, 1));
-        assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, 8, true, true, 1), "pretend groups on one node");
-        assertEquals(Algorithm.Alltoall.PAIRWISE, Choice.alltoall(Algorithm.Alltoall.AUTO, 33, false, true, 1), "one node, over 32 PEs");
+        assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, 32, false, true, true, 8, 8, 1024, 1));
+        assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, 8, true, true, true, 8, 8, 1024, 1), "pretend groups on one node");
+        assertEquals(Algorithm.Alltoall.PAIRWISE, Choice.alltoall(Algorithm.Alltoall.AUTO, 33, false, true, true, 8, 8, 1024, 1), "one node, over 32 PEs");
         assertEquals(Algorithm.Reduce.DIRECT, Choice.reduce(Algorithm.Reduce.AUTO, 4, 2048, false, true, true));
         assertEquals(Algorithm.Reduce.LINEAR, Choice.reduce(Algorithm.Reduce.AUTO, 8, 2048, false, true, true));
         assertEquals(Algorithm.Reduce.DIRECT, Choice.reduce(Algorithm.Reduce.AUTO, 8, 4096, false, true, true));

@@ -20,7 +20,7 @@ public abstract class CollProgram implements Program
     /** Collect and fcollect algorithms. */
     public static final String[] COLLECT = {"linear", "ring", "recursive_doubling", "hierarchical"};
     /** Alltoall(s) algorithms. */
-    public static final String[] ALLTOALL = {"linear", "pairwise", "hierarchical"};
+    public static final String[] ALLTOALL = {"linear", "pairwise", "hierarchical", "aggregate"};
     /** Reduction algorithms. */
     public static final String[] REDUCE = {"linear", "recursive_doubling", "ring", "direct", "hierarchical", "split"};
     /** Scan algorithms. */
@@ -69,7 +69,7 @@ public abstract class CollProgram implements Program
     /**
      * The default environment and then each forced algorithm of each named collective: for
      * {@code ("BROADCAST", BROADCAST)}, {@code SHMEM_BROADCAST_ALGORITHM=linear}, {@code =tree}, ....
-     * The hierarchical algorithms and the split reduction also get {@code SHMEM_TEAM_GROUP_SIZE=2}, so that their two levels
+     * The hierarchical algorithms, the split reduction and the aggregate alltoall also get {@code SHMEM_TEAM_GROUP_SIZE=2}, so that their two levels
      * run on one node.
      *
      * @param pairs alternately a collective's name (String) and its algorithms (String[]).
@@ -86,7 +86,7 @@ public abstract class CollProgram implements Program
             {
                 final Map<String, String> env = new LinkedHashMap<>();
                 env.put("SHMEM_" + collective + "_ALGORITHM", algorithm);
-                if (algorithm.equals("hierarchical") || algorithm.equals("split"))
+                if (algorithm.equals("hierarchical") || algorithm.equals("split") || algorithm.equals("aggregate"))
                 {
                     env.put("SHMEM_TEAM_GROUP_SIZE", "2");
                 }
