@@ -167,7 +167,8 @@ class TeamsThreadsTest
      * garbage touches is a first-touch fault (measured on 16 cores: an 8-byte reduce at 8 PEs took 2.6 µs while the
      * young generation was still being touched, 1.2 µs once it was). Each must allocate next to nothing per call once
      * warm: measured per PE thread, after warm-up, over many calls, for every algorithm that runs at these sizes
-     * (0 bytes for direct, alltoall and sync; 56 for linear and recursive doubling, down from 272-512).
+     * (here, 4 PEs as threads of one JVM: 0 bytes for direct, alltoall and sync, 56 for linear and recursive doubling,
+     * down from 272-512; as processes under shmemrun every one of them measured 0 bytes per call once warm).
      */
     @ParameterizedTest
     @ValueSource(strings = {"linear", "recursive_doubling", "direct"})
