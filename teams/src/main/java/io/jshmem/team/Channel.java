@@ -83,8 +83,11 @@ final class Channel
     private MemorySegment[] destMapped;
     /** {@link #acc}'s buffer. */
     private MemorySegment acc;
-    /** Whether a put or signal went through ctx since the last {@link #fence}. */
-    private boolean sentThroughCtx;
+    /** Whether this PE maps every other member ({@link #mapPeers}): then no message goes through ctx and {@link #fence} is free. */
+    private boolean allPeersMapped;
+    /** {@link #copies}'s last two answers (a reduction's dest and source) and the entry to replace next. */
+    private final Copies[] copies = new Copies[2];
+    private int nextCopies;
 
     /**
      * @param timeoutNs the deadline of every wait, 0 for none.
@@ -148,6 +151,7 @@ final class Channel
         peerSig = new MemorySegment[size];
         peerScratch = new MemorySegment[size];
         destMapped = new MemorySegment[size];
+        allPeersMapped = true;
         for (int r = 0; r < size; r++)
         {
             if (r != me && p2p.test(world(r)))
@@ -155,6 +159,7 @@ final class Channel
                 peerSig[r] = host.ptr(sig, world(r));
                 peerScratch[r] = host.ptr(scratch, world(r));
             }
+            allPeersMapped &= r == me || peerSig[r] != null;
         }
     }
 
@@ -174,7 +179,6 @@ final class Channel
         else
         {
             ctx.signalSet(sig, me, value(step), world(rank));
-            sentThroughCtx = true;
         }
     }
 
@@ -191,7 +195,6 @@ final class Channel
             else
             {
                 ctx.put(dest, destIndex, data, world(rank));
-                sentThroughCtx = true;
             }
         }
     }
@@ -237,16 +240,54 @@ final class Channel
     }
 
     /**
-     * Orders the puts before it ahead of the signals after it: {@link ShmemContext#fence} when anything went through
-     * {@link #ctx} since the last fence, else nothing (stores into mapped heaps are ordered by the signal's release).
+     * Orders the puts before it ahead of the signals after it: {@link ShmemContext#fence} on a team with a member this
+     * PE reaches through {@link #ctx}, else nothing (stores into mapped heaps are ordered by the signals' release).
      */
     void fence()
     {
-        if (sentThroughCtx)
+        if (!allPeersMapped)
         {
             ctx.fence();
-            sentThroughCtx = false;
         }
+    }
+
+    /**
+     * The members' copies of {@code object}, as this PE maps them, for the loads of the one-node algorithms (direct
+     * reduction, split's and aggregate's node phases). The last two answers are kept, keyed by place (heap offset and
+     * size), so a new handle on the same bytes ({@code asLongs()}, {@code slice()}) hits and back-to-back calls
+     * allocate nothing; the mappings live as long as the job.
+     *
+     * @param ranks team PEs, or null for every member in team rank order
+     * @throws IllegalStateException naming the member when this PE does not map one of them (a wrong algorithm choice)
+     */
+    MemorySegment[] copies(final SymmetricArray<?> object, final int[] ranks)
+    {
+        for (final Copies c : copies)
+        {
+            if (c != null && c.offset == object.offset() && c.bytes == object.byteSize() && c.ranks == ranks)
+            {
+                return c.segments;
+            }
+        }
+        final int n = ranks == null ? size : ranks.length;
+        final MemorySegment[] all = new MemorySegment[n];
+        for (int i = 0; i < n; i++)
+        {
+            final int r = ranks == null ? i : ranks[i];
+            if (r != me && (peerSig == null || peerSig[r] == null))
+            {
+                throw new IllegalStateException(prefix + collective + " on " + team + " chose to load from a member it does not map: team pe " +
+                    r + " (WORLD pe " + world(r) + ")");
+            }
+            all[i] = host.ptr(object, world(r));
+        }
+        copies[nextCopies] = new Copies(object.offset(), object.byteSize(), ranks, all);
+        nextCopies ^= 1;
+        return all;
+    }
+
+    private record Copies(long offset, long bytes, int[] ranks, MemorySegment[] segments)
+    {
     }
 
     /** @return member {@code rank}'s copy of {@code dest} as this PE maps it, or null when it does not. */
@@ -490,7 +531,6 @@ final class Channel
             final int r = (me + d) % size;
             ctx.put(small, mine, pair, 0, 2, world(r));
             ctx.fence();
-            sentThroughCtx = false;
             signal(r, 0);
         }
         final long[][] all = new long[size][2];

@@ -54,13 +54,6 @@ final class TeamCollectives
         }
     }
 
-    /** {@link #mapped}'s last two answers and their keys. */
-    private final long[] mappedOffset = new long[2];
-    private final long[] mappedBytes = new long[2];
-    private final int[][] mappedRanks = new int[2][];
-    private final MemorySegment[][] mappedAnswer = new MemorySegment[2][];
-    private int mappedNext;
-
     /** The two-level layout (computed once, the same on every member). */
     Hierarchy hierarchy()
     {
@@ -338,7 +331,7 @@ final class TeamCollectives
                 channel.next();
                 Collectives.alltoallPairwise(channel, dest, s, count);
             }
-            case AGGREGATE -> Aggregate.alltoall(channel, hierarchy(), dest, mapped(src, hierarchy().group()), count);
+            case AGGREGATE -> Aggregate.alltoall(channel, hierarchy(), dest, channel.copies(src, hierarchy().group()), count);
             case HIERARCHICAL ->
             {
                 final long chunk = Hierarchical.alltoallChunk(channel, hierarchy(), eb);
@@ -418,64 +411,19 @@ final class TeamCollectives
         {
             final Hierarchy h = hierarchy();
             final long bufBytes = channel.bufferBytes(Hierarchical.splitBuffers(h));
-            Hierarchical.reduceSplit(channel, h, m, op, dest, mapped(dest, h.group()), mapped(src, h.group()), count,
+            Hierarchical.reduceSplit(channel, h, m, op, dest, channel.copies(dest, h.group()), channel.copies(src, h.group()), count,
                 Choice.splitSlices(h.minGroup(), bytes, bufBytes), bufBytes, registry.splitExchange);
             return;
         }
         if (alg == Algorithm.Reduce.DIRECT)
         {
-            Reductions.reduceDirect(channel, m, op, mapped(dest, null), mapped(src, null), count);
+            Reductions.reduceDirect(channel, m, op, channel.copies(dest, null), channel.copies(src, null), count);
             return;
         }
         final long bufBytes = channel.bufferBytes(alg == Algorithm.Reduce.HIERARCHICAL ? Hierarchical.buffers(hierarchy()) : Reductions.buffers(alg, size));
         final long chunk = chunk(Reductions.chunkElements(alg, size, bufBytes, m.bytes), bufBytes);
         Reductions.reduceChunked(channel, alg, alg == Algorithm.Reduce.HIERARCHICAL ? hierarchy() : null, m, op, dest, src.segment(), count,
             chunk, bufBytes);
-    }
-
-    /**
-     * @param ranks the team PEs, or null for every member in team rank order
-     * @return those members' copies of {@code object}; only for members this PE maps ({@link #allMapped()}, or this
-     *         PE's group when {@link #groupsMapped()})
-     */
-    private MemorySegment[] mapped(final SymmetricArray<?> object, final int[] ranks)
-    {
-        // the last two answers (a reduction's dest and source), keyed by place: a new handle on the same bytes
-        // (asLongs(), slice()) maps to the same segments, so back-to-back reductions allocate nothing here
-        for (int e = 0; e < 2; e++)
-        {
-            if (mappedAnswer[e] != null && mappedOffset[e] == object.offset() && mappedBytes[e] == object.byteSize() &&
-                mappedRanks[e] == ranks)
-            {
-                return mappedAnswer[e];
-            }
-        }
-        final MemorySegment[] all = mapAll(object, ranks);
-        final int e = mappedNext;
-        mappedNext ^= 1;
-        mappedOffset[e] = object.offset();
-        mappedBytes[e] = object.byteSize();
-        mappedRanks[e] = ranks;
-        mappedAnswer[e] = all;
-        return all;
-    }
-
-    private MemorySegment[] mapAll(final SymmetricArray<?> object, final int[] ranks)
-    {
-        final int n = ranks == null ? size : ranks.length;
-        final MemorySegment[] all = new MemorySegment[n];
-        final int me = team.worldPe(myRank);
-        for (int i = 0; i < n; i++)
-        {
-            final int world = channel.world(ranks == null ? i : ranks[i]);
-            if (!registry.layout.p2p(me, world))
-            {
-                throw new IllegalStateException(prefix + "reduction on " + team + " chose to load from a member it does not map: WORLD pe " +
-                    world + " (" + registry.layout + ")");
-            }
-            all[i] = registry.host.ptr(object, world);
-        }
-        return all;
     }
 
     /**
