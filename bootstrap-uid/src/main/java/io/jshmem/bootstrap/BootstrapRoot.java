@@ -110,7 +110,7 @@ public final class BootstrapRoot implements AutoCloseable
         this.jobId = settings.jobId() != null ? settings.jobId() : BootstrapRoot.randomJobId();
         this.name = "jshmem-bootstrap-root" + ROOTS.incrementAndGet();
         this.drops = new DropLog(this::log, "bootstrap root");
-        this.stalls = new StallClock(settings.heartbeatNs(), System.nanoTime());
+        this.stalls = new StallClock(settings.silenceCheckNs(), StallClock.WINDOW * BootstrapSettings.CHECKS_PER_HEARTBEAT, System.nanoTime());
         this.server = Net.listenChannel(bind.getAddress(), bind.getPort());
         try
         {
@@ -876,7 +876,9 @@ public final class BootstrapRoot implements AutoCloseable
 
     private void tickLoop()
     {
-        final long period = settings.heartbeatNs();
+        // silence is checked every tick, heartbeats go out every CHECKS_PER_HEARTBEAT-th
+        final long period = settings.silenceCheckNs();
+        int tick = 0;
         while (!closed)
         {
             try
@@ -899,6 +901,7 @@ public final class BootstrapRoot implements AutoCloseable
                 live = live(-1);
             }
             final long now = System.nanoTime();
+            final boolean beat = tick++ % BootstrapSettings.CHECKS_PER_HEARTBEAT == 0;
             for (final Member m : live)
             {
                 // a heartbeat waiting unread in the socket is the connections thread late, not the PE silent
@@ -906,7 +909,7 @@ public final class BootstrapRoot implements AutoCloseable
                 {
                     gone(m, m.watch.describe(now));
                 }
-                else
+                else if (beat)
                 {
                     m.ch.trySend(Wire.HEARTBEAT, new byte[0]);
                 }

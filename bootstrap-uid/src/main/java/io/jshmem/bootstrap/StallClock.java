@@ -10,11 +10,11 @@ package io.jshmem.bootstrap;
  */
 final class StallClock
 {
-    /** Ticks whose lateness {@link #recentMaxNs()} remembers (30 s at the default 375 ms period). */
+    /** Ticks whose lateness {@link #recentMaxNs()} remembers by default (30 s at the default 375 ms period). */
     static final int WINDOW = 80;
 
     private final long periodNs;
-    private final long[] recent = new long[WINDOW];
+    private final long[] recent;
     private int next;
     private volatile long recentMaxNs;
     private long lastTickNs;
@@ -24,7 +24,17 @@ final class StallClock
     /** @param periodNs the ticker's sleep between ticks. */
     StallClock(final long periodNs, final long nowNs)
     {
+        this(periodNs, WINDOW, nowNs);
+    }
+
+    /**
+     * @param periodNs the ticker's sleep between ticks.
+     * @param window   ticks whose lateness {@link #recentMaxNs()} remembers.
+     */
+    StallClock(final long periodNs, final int window, final long nowNs)
+    {
         this.periodNs = periodNs;
+        this.recent = new long[window];
         this.lastTickNs = nowNs;
     }
 
@@ -39,7 +49,7 @@ final class StallClock
         lastTickNs = nowNs;
         final long evicted = recent[next];
         recent[next] = lateNs;
-        next = (next + 1) % WINDOW;
+        next = (next + 1) % recent.length;
         if (lateNs >= recentMaxNs)
         {
             recentMaxNs = lateNs;
@@ -71,7 +81,7 @@ final class StallClock
     }
 
     /**
-     * @return the latest any of the last {@link #WINDOW} ticks has been: how long this process has recently gone
+     * @return the latest any of the last ticks of the window has been: how long this process has recently gone
      *         without running, a measure of the machine's load that a peer sharing it (or as loaded) may suffer too.
      */
     long recentMaxNs()
