@@ -19,7 +19,7 @@ import java.util.function.Consumer;
  * Exit policy: a global exit runs the {@link ExitAction} with its status at once (after flushing
  * stdout/stderr and running the exit hooks). Any other failure (a lost PE, a lost root, a timeout)
  * makes every bootstrap call in progress or later throw; if the application has not called
- * {@link #close()} within {@link BootstrapSettings#failureExitGraceNs()} (500 ms), the process is ended
+ * {@link #close()} within {@link BootstrapSettings#failureExitGraceNs()} (250 ms), the process is ended
  * with status 1, so no PE outlives its job or its launcher.
  */
 abstract class AbstractBootstrap implements Bootstrap

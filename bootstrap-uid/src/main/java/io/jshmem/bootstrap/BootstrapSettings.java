@@ -24,7 +24,7 @@ public final class BootstrapSettings
     private String jobId;
     private String hostIdentity;
     private boolean exitOnFailure = true;
-    private long failureExitGraceNs = 500_000_000L;
+    private long failureExitGraceNs = 250_000_000L;
     private String rootLogPrefix;
     private int maxPendingHandshakes = 64;
     private long launcherPid;
