@@ -168,13 +168,18 @@ class TeamsThreadsTest
      * young generation was still being touched, 1.2 µs once it was). Each must allocate next to nothing per call once
      * warm: measured per PE thread, after warm-up, over many calls, for every algorithm that runs at these sizes
      * (here, 4 PEs as threads of one JVM: 0 bytes for direct, alltoall and sync, 56 for linear and recursive doubling,
-     * down from 272-512; as processes under shmemrun every one of them measured 0 bytes per call once warm).
+     * down from 272-512; as processes under shmemrun every one of them measured 0 bytes per call once warm). Split (two
+     * groups of two) covers the reduction between owners and the alltoall between groups: 336 bytes per call before
+     * their accumulator and gather buffer became the team's.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"linear", "recursive_doubling", "direct"})
+    @ValueSource(strings = {"linear", "recursive_doubling", "direct", "split"})
     void backToBackSmallCollectivesAllocateNothing(final String reduce) throws Exception
     {
-        ThreadPes.run(4, Map.of("SHMEM_REDUCE_ALGORITHM", reduce), shmem -> {
+        // split: two groups of two, so the reduction is split between owners and alltoall runs between groups
+        final Map<String, String> env = reduce.equals("split") ? Map.of("SHMEM_REDUCE_ALGORITHM", reduce, "SHMEM_TEAM_GROUP_SIZE", "2")
+            : Map.of("SHMEM_REDUCE_ALGORITHM", reduce);
+        ThreadPes.run(4, env, shmem -> {
             final SymmetricLongs src = shmem.allocateLongs(4 * 256);
             final SymmetricLongs dest = shmem.allocateLongs(4 * 256);
             final Team world = shmem.teamWorld();

@@ -59,7 +59,7 @@ final class Aggregate
             }
         }
         final int perBuffer = (int)Math.max(1, Math.min(group.length, GATHER_BYTES / blockBytes));
-        final MemorySegment gather = perBuffer > 1 ? MemorySegment.ofArray(new long[(int)((perBuffer * blockBytes + 7) >>> 3)]) : null;
+        final MemorySegment gather = perBuffer > 1 ? c.acc(perBuffer * blockBytes) : null; // reused: no allocation per call
         for (int d = 1; d < k; d++)
         {
             final int[] to = groups[(a + d) % k];

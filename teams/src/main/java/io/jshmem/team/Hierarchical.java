@@ -335,8 +335,9 @@ final class Hierarchical
 
     /**
      * Recursive doubling among {@code peers} (team PEs; this PE is {@code peers[idx]}) with Rabenseifner's fold for a
-     * non-power-of-two count, leaving the reduction of every peer's {@code acc} in {@code acc}. Messages go into the
-     * peers' scratch buffers {@code base..base+rounds+1} of {@code half}; steps {@code step..step+rounds+1}.
+     * non-power-of-two count, leaving the reduction of every peer's {@code acc} (its first {@code count} elements; acc may
+     * be longer) in {@code acc}. Messages go into the peers' scratch buffers {@code base..base+rounds+1} of {@code half};
+     * steps {@code step..step+rounds+1}.
      */
     private static void recursiveDoubling(final Channel c, final int[] peers, final int idx, final ElementMath m, final ReduceOp op,
         final MemorySegment acc, final long half, final int base, final long bufBytes, final long count, final int step)
@@ -346,18 +347,19 @@ final class Hierarchical
         final int p2 = Integer.highestOneBit(n);
         final int rem = n - p2;
         final int k = Integer.numberOfTrailingZeros(p2);
+        final MemorySegment scratch = c.scratch.segment();
         final int newRank;
         if (idx < 2 * rem)
         {
             if ((idx & 1) == 0)
             {
-                c.putSignal(c.scratch, half + base * bufBytes, acc, peers[idx + 1], step);
+                c.putSignal(c.scratch, half + base * bufBytes, acc, 0, bytes, peers[idx + 1], step);
                 c.await(peers[idx + 1], step + 1 + k);
-                acc.copyFrom(buffer(c, half, base + 1 + k, bufBytes, bytes));
+                MemorySegment.copy(scratch, half + (base + 1 + k) * bufBytes, acc, 0, bytes);
                 return;
             }
             c.await(peers[idx - 1], step);
-            m.combine(op, acc, buffer(c, half, base, bufBytes, bytes), count);
+            m.combine(op, acc, 0, scratch, half + base * bufBytes, count);
             newRank = idx / 2;
         }
         else
@@ -368,13 +370,13 @@ final class Hierarchical
         {
             final int partnerNew = newRank ^ (1 << i);
             final int partner = peers[partnerNew < rem ? partnerNew * 2 + 1 : partnerNew + rem];
-            c.putSignal(c.scratch, half + (base + 1 + i) * bufBytes, acc, partner, step + 1 + i);
+            c.putSignal(c.scratch, half + (base + 1 + i) * bufBytes, acc, 0, bytes, partner, step + 1 + i);
             c.await(partner, step + 1 + i);
-            m.combine(op, acc, buffer(c, half, base + 1 + i, bufBytes, bytes), count);
+            m.combine(op, acc, 0, scratch, half + (base + 1 + i) * bufBytes, count);
         }
         if (idx < 2 * rem)
         {
-            c.putSignal(c.scratch, half + (base + 1 + k) * bufBytes, acc, peers[idx - 1], step + 1 + k);
+            c.putSignal(c.scratch, half + (base + 1 + k) * bufBytes, acc, 0, bytes, peers[idx - 1], step + 1 + k);
         }
     }
 
@@ -430,18 +432,15 @@ final class Hierarchical
             final long lo = Reductions.from(count, slices, me);
             final long len = Reductions.length(count, slices, me);
             final long bytes = len * eb;
-            final MemorySegment acc = MemorySegment.ofArray(new long[(int)((bytes + 7) >>> 3)]).asSlice(0, bytes);
+            // the team's accumulator (at least bytes long; every use below names its length): nothing allocated per call
+            final MemorySegment acc = c.acc(bytes);
             MemorySegment.copy(srcs[0], lo * eb, acc, 0, bytes);
             for (int j = 1; j < group.length; j++)
             {
-                m.combine(op, acc, srcs[j].asSlice(lo * eb, bytes), len);
+                m.combine(op, acc, 0, srcs[j], lo * eb, len);
             }
             final int[][] groups = h.groups();
-            final int[] peers = new int[groups.length];
-            for (int g = 0; g < groups.length; g++)
-            {
-                peers[g] = groups[g][me];
-            }
+            final int[] peers = h.sameIndex(); // me < slices <= the smallest group: an owner in every group
             final MemorySegment result;
             // from the largest slice, this slice and the group count: the same answer on every owner of this slice
             final long chunk = halvingChunk(c.halfBytes(), groups.length, eb, len);

@@ -17,8 +17,11 @@ import java.util.function.IntUnaryOperator;
  * @param leaderOf    the leader of every team PE's group.
  * @param groups      every group's team PEs, ascending, in the order of {@code leaders}.
  * @param groupIndex  the index of this PE's group in {@code groups}.
+ * @param sameIndex   the member at index {@code myIndex} of every group, in the order of {@code groups}, or -1 where a
+ *                    group is smaller (a split reduction's owners of this PE's slice).
  */
-record Hierarchy(int[] group, int myIndex, int[] leaders, int leaderIndex, int maxGroup, int[] leaderOf, int[][] groups, int groupIndex)
+record Hierarchy(int[] group, int myIndex, int[] leaders, int leaderIndex, int maxGroup, int[] leaderOf, int[][] groups, int groupIndex,
+    int[] sameIndex)
 {
     static Hierarchy of(final int size, final int me, final IntUnaryOperator groupOf)
     {
@@ -65,7 +68,12 @@ record Hierarchy(int[] group, int myIndex, int[] leaders, int leaderIndex, int m
         {
             myIndex++;
         }
-        return new Hierarchy(mine, myIndex, leaders, leaderIndex, maxGroup, leaderOf, all, groupIndex);
+        final int[] sameIndex = new int[all.length];
+        for (int i = 0; i < all.length; i++)
+        {
+            sameIndex[i] = myIndex < all[i].length ? all[i][myIndex] : -1;
+        }
+        return new Hierarchy(mine, myIndex, leaders, leaderIndex, maxGroup, leaderOf, all, groupIndex, sameIndex);
     }
 
     /** @return the smallest group's size. */
