@@ -57,6 +57,8 @@ class CollectivesThreadsTest
             Map.of("SHMEM_REDUCE_ALGORITHM", "split", "SHMEM_TEAM_GROUP_SIZE", "2", "SHMEM_TEAM_SCRATCH_SIZE", "1K"),
             Map.of("SHMEM_REDUCE_ALGORITHM", "split", "SHMEM_TEAM_GROUP_SIZE", "2", "SHMEM_TEAM_SCRATCH_SIZE", "1K",
                 "JSHMEM_TEST_SPLIT_EXCHANGE", "halving"),
+            // two owners in groups of three at every size (the test hook JSHMEM_TEST_SPLIT_SLICES)
+            Map.of("SHMEM_REDUCE_ALGORITHM", "split", "SHMEM_TEAM_GROUP_SIZE", "3", "JSHMEM_TEST_SPLIT_SLICES", "2"),
             Map.of("SHMEM_FCOLLECT_ALGORITHM", "hierarchical", "SHMEM_COLLECT_ALGORITHM", "hierarchical", "SHMEM_TEAM_GROUP_SIZE", "2",
                 "SHMEM_BARRIER_ALGORITHM", "hierarchical", "SHMEM_BROADCAST_ALGORITHM", "hierarchical", "SHMEM_ALLTOALL_ALGORITHM",
                 "hierarchical"),

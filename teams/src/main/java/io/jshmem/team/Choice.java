@@ -253,6 +253,19 @@ final class Choice
      */
     static int splitSlices(final int minGroup, final long bytes, final long bufBytes)
     {
+        return splitSlices(0, minGroup, bytes, bufBytes);
+    }
+
+    /**
+     * @param forced the test hook's owners per group ({@value #SPLIT_SLICES_TEST_VARIABLE}), 0 for the automatic choice;
+     *               at most {@code minGroup} are used
+     */
+    static int splitSlices(final int forced, final int minGroup, final long bytes, final long bufBytes)
+    {
+        if (forced > 0)
+        {
+            return Math.min(forced, minGroup);
+        }
         if (bytes >= SPLIT_ALL_OWNERS_MIN_BYTES || bufBytes <= 0)
         {
             return minGroup;
@@ -272,6 +285,34 @@ final class Choice
     enum SplitExchange
     {
         AUTO, DOUBLING, RING, HALVING
+    }
+
+    /**
+     * A test hook (read from the job's environment) that forces how many members of each group own a slice of a split
+     * reduction (at most the smallest group's size), for tests and for measuring {@link #SPLIT_ALL_OWNERS_MIN_BYTES}.
+     */
+    static final String SPLIT_SLICES_TEST_VARIABLE = "JSHMEM_TEST_SPLIT_SLICES";
+
+    /** @return {@value #SPLIT_SLICES_TEST_VARIABLE}'s value: 0 when unset, else a positive count. */
+    static int parseSplitSlices(final String value)
+    {
+        if (value == null || value.isBlank())
+        {
+            return 0;
+        }
+        try
+        {
+            final int n = Integer.parseInt(value.trim());
+            if (n > 0)
+            {
+                return n;
+            }
+        }
+        catch (final NumberFormatException ignore)
+        {
+            // the message below
+        }
+        throw new io.jshmem.ShmemException(SPLIT_SLICES_TEST_VARIABLE + "=" + value + " must be a positive number of owners per group");
     }
 
     /** A test hook (read from the job's environment) that forces the split reduction's exchange between nodes. */

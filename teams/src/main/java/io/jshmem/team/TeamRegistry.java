@@ -36,6 +36,8 @@ public final class TeamRegistry
     final Algorithm.Scan scanAlgorithm;
     /** The split reduction's exchange between nodes forced by a test hook, else AUTO. */
     final Choice.SplitExchange splitExchange;
+    /** Owners per group a split reduction is forced to ({@link Choice#SPLIT_SLICES_TEST_VARIABLE}), 0 for the choice's. */
+    final int splitSlices;
     /** {@code SHMEM_COLLECTIVE_TIMEOUT} in ns: the deadline of every wait in a collective, 0 for none. */
     final long timeoutNs;
     /** {@code SHMEM_TEAM_GROUP_SIZE}: 0 groups by node. */
@@ -78,6 +80,7 @@ public final class TeamRegistry
         this.reduceAlgorithm = settings.reduce;
         this.scanAlgorithm = settings.scan;
         this.splitExchange = settings.splitExchange;
+        this.splitSlices = settings.splitSlices;
         this.timeoutNs = settings.timeoutNs;
         this.groupSize = settings.groupSize;
         this.layout = NodeLayout.of(host.hostOfRank(), host.reachability(), settings.testNodeLayout);

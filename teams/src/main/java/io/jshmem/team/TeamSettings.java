@@ -33,6 +33,8 @@ public final class TeamSettings
     final String testNodeLayout;
     /** {@value Choice#SPLIT_EXCHANGE_TEST_VARIABLE} from the job's environment (tests and measurements), AUTO unset. */
     final Choice.SplitExchange splitExchange;
+    /** {@value Choice#SPLIT_SLICES_TEST_VARIABLE} from the job's environment (tests and measurements), 0 unset. */
+    final int splitSlices;
 
     private TeamSettings(final ShmemConfig config)
     {
@@ -57,6 +59,7 @@ public final class TeamSettings
         final String exchange = config.env(Choice.SPLIT_EXCHANGE_TEST_VARIABLE);
         this.splitExchange = exchange == null ? Choice.SplitExchange.AUTO
             : Algorithm.parse(Choice.SPLIT_EXCHANGE_TEST_VARIABLE, exchange, Choice.SplitExchange.class);
+        this.splitSlices = Choice.parseSplitSlices(config.env(Choice.SPLIT_SLICES_TEST_VARIABLE));
     }
 
     /**

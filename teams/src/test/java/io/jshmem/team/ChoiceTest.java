@@ -4,6 +4,8 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The automatic choices: the one-round algorithms that read or write peers' mapped heaps directly are
@@ -116,6 +118,21 @@ class ChoiceTest
                 Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, true, true, 8, 8, 1024, Long.MAX_VALUE),
                 "groups on one node keep the one-node choice");
         }
+    }
+
+    @Test
+    void splitSlicesForcedByTheTestHookStayWithinTheSmallestGroup()
+    {
+        assertEquals(0, Choice.parseSplitSlices(null));
+        assertEquals(3, Choice.parseSplitSlices(" 3 "));
+        for (final String bad : new String[] {"0", "-2", "many"})
+        {
+            final io.jshmem.ShmemException ex = assertThrows(io.jshmem.ShmemException.class, () -> Choice.parseSplitSlices(bad));
+            assertTrue(ex.getMessage().contains("JSHMEM_TEST_SPLIT_SLICES=" + bad), ex.getMessage());
+        }
+        assertEquals(2, Choice.splitSlices(2, 8, 8, 1 << 20), "forced below the automatic choice's all-owners");
+        assertEquals(8, Choice.splitSlices(64, 8, 8, 1 << 20), "at most the smallest group");
+        assertEquals(Choice.splitSlices(8, 64 << 10, 40 << 10), Choice.splitSlices(0, 8, 64 << 10, 40 << 10), "0: the automatic choice");
     }
 
     @Test
