@@ -170,7 +170,8 @@ class TeamsThreadsTest
      * (here, 4 PEs as threads of one JVM: 0 bytes for direct, alltoall and sync, 56 for linear and recursive doubling,
      * down from 272-512; as processes under shmemrun every one of them measured 0 bytes per call once warm). Split (two
      * groups of two) covers the reduction between owners and the alltoall between groups: 336 bytes per call before
-     * their accumulator and gather buffer became the team's.
+     * their accumulator and gather buffer became the team's. Broadcast and fcollect took 96 and 152 bytes per call here
+     * before they passed blocks by offsets.
      */
     @ParameterizedTest
     @ValueSource(strings = {"linear", "recursive_doubling", "direct", "split"})
@@ -192,6 +193,8 @@ class TeamsThreadsTest
                     () -> world.reduce(ReduceOp.MAX, dest.slice(0, count), src.slice(0, count), count), // new handles each call
                     () -> world.alltoall(dest, src, count),
                     world::sync,
+                    () -> world.broadcast(dest, src, count, 1),
+                    () -> world.fcollect(dest, src, count),
                 };
                 for (int k = 0; k < ops.length; k++)
                 {

@@ -185,16 +185,22 @@ final class Channel
     /** Puts a local segment into a member's copy of {@code dest} at element {@code destIndex} (stores where mapped). */
     void put(final SymmetricArray<?> dest, final long destIndex, final MemorySegment data, final int rank)
     {
-        if (data.byteSize() > 0)
+        put(dest, destIndex, data, 0, data.byteSize(), rank);
+    }
+
+    /** {@link #put(SymmetricArray, long, MemorySegment, int)} of {@code bytes} bytes of {@code data} from {@code dataOff}: no slice to a mapped member. */
+    void put(final SymmetricArray<?> dest, final long destIndex, final MemorySegment data, final long dataOff, final long bytes, final int rank)
+    {
+        if (bytes > 0)
         {
             final MemorySegment target = mapped(dest, rank);
             if (target != null)
             {
-                MemorySegment.copy(data, 0, target, destIndex * dest.elementBytes(), data.byteSize());
+                MemorySegment.copy(data, dataOff, target, destIndex * dest.elementBytes(), bytes);
             }
             else
             {
-                ctx.put(dest, destIndex, data, world(rank));
+                ctx.put(dest, destIndex, dataOff == 0 && bytes == data.byteSize() ? data : data.asSlice(dataOff, bytes), world(rank));
             }
         }
     }

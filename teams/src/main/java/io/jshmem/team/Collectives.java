@@ -58,13 +58,13 @@ final class Collectives
     // ------------------------------------------------------------------ broadcast
 
     /** The root puts to every member. */
-    static void broadcastLinear(final Channel c, final SymmetricArray<?> dest, final MemorySegment data, final int root)
+    static void broadcastLinear(final Channel c, final SymmetricArray<?> dest, final MemorySegment data, final long bytes, final int root)
     {
         if (c.me == root)
         {
             for (int d = 1; d < c.size; d++)
             {
-                c.putSignal(dest, 0, data, (root + d) % c.size, 0);
+                c.putSignal(dest, 0, data, 0, bytes, (root + d) % c.size, 0);
             }
         }
         else
@@ -88,13 +88,13 @@ final class Collectives
             }
             mask <<= 1;
         }
-        final MemorySegment data = rel == 0 ? rootData : dest.segment().asSlice(0, bytes);
+        final MemorySegment data = rel == 0 ? rootData : dest.segment(); // its first bytes: no slice per call
         mask >>= 1;
         while (mask > 0)
         {
             if (rel + mask < n)
             {
-                c.putSignal(dest, 0, data, (rel + mask + root) % n, 0);
+                c.putSignal(dest, 0, data, 0, bytes, (rel + mask + root) % n, 0);
             }
             mask >>= 1;
         }
@@ -115,7 +115,7 @@ final class Collectives
             for (int b = 1; b < n; b++)
             {
                 final long from = block(count, n, b);
-                c.putSignal(dest, from, rootData.asSlice(from * eb, (block(count, n, b + 1) - from) * eb), (b + root) % n, 0);
+                c.putSignal(dest, from, rootData, from * eb, (block(count, n, b + 1) - from) * eb, (b + root) % n, 0);
             }
         }
         else
@@ -129,7 +129,7 @@ final class Collectives
         {
             final int b = (rel - s + 1 + n) % n;
             final long from = block(count, n, b);
-            c.putSignal(dest, from, mine.asSlice(from * eb, (block(count, n, b + 1) - from) * eb), right, s);
+            c.putSignal(dest, from, mine, from * eb, (block(count, n, b + 1) - from) * eb, right, s);
             c.await(left, s);
         }
     }
@@ -148,10 +148,11 @@ final class Collectives
      */
     static void allgatherLinear(final Channel c, final SymmetricArray<?> dest, final long[] offsets)
     {
-        final MemorySegment mine = slice(dest, offsets, c.me, 1);
+        final MemorySegment all = dest.segment();
+        final int eb = dest.elementBytes();
         for (int d = 1; d < c.size; d++)
         {
-            c.putSignal(dest, offsets[c.me], mine, (c.me + d) % c.size, 0);
+            c.putSignal(dest, offsets[c.me], all, offsets[c.me] * eb, blocksBytes(offsets, c.me, 1, eb), (c.me + d) % c.size, 0);
         }
         for (int d = 1; d < c.size; d++)
         {
@@ -165,10 +166,12 @@ final class Collectives
         final int n = c.size;
         final int right = (c.me + 1) % n;
         final int left = (c.me - 1 + n) % n;
+        final MemorySegment all = dest.segment();
+        final int eb = dest.elementBytes();
         for (int s = 1; s < n; s++)
         {
             final int b = (c.me - s + 1 + n) % n;
-            c.putSignal(dest, offsets[b], slice(dest, offsets, b, 1), right, s);
+            c.putSignal(dest, offsets[b], all, offsets[b] * eb, blocksBytes(offsets, b, 1, eb), right, s);
             c.await(left, s);
         }
     }
@@ -181,6 +184,8 @@ final class Collectives
     static void allgatherRecursiveDoubling(final Channel c, final SymmetricArray<?> dest, final long[] offsets)
     {
         final int n = c.size;
+        final MemorySegment all = dest.segment();
+        final int eb = dest.elementBytes();
         int have = 1;
         int round = 0;
         while (have < n)
@@ -191,10 +196,10 @@ final class Collectives
             // blocks me .. me+cnt-1 (mod n): at most two contiguous runs
             final int first = c.me;
             final int run1 = Math.min(cnt, n - first);
-            c.put(dest, offsets[first], slice(dest, offsets, first, run1), to);
+            c.put(dest, offsets[first], all, offsets[first] * eb, blocksBytes(offsets, first, run1, eb), to);
             if (run1 < cnt)
             {
-                c.put(dest, offsets[0], slice(dest, offsets, 0, cnt - run1), to);
+                c.put(dest, offsets[0], all, 0, blocksBytes(offsets, 0, cnt - run1, eb), to);
             }
             c.fence();
             c.signal(to, round);
@@ -204,10 +209,10 @@ final class Collectives
         }
     }
 
-    private static MemorySegment slice(final SymmetricArray<?> dest, final long[] offsets, final int firstBlock, final int blocks)
+    /** @return the bytes of {@code blocks} consecutive blocks from {@code firstBlock} (they start at {@code offsets[firstBlock] * eb}). */
+    static long blocksBytes(final long[] offsets, final int firstBlock, final int blocks, final int eb)
     {
-        final int eb = dest.elementBytes();
-        return dest.segment().asSlice(offsets[firstBlock] * eb, (offsets[firstBlock + blocks] - offsets[firstBlock]) * eb);
+        return (offsets[firstBlock + blocks] - offsets[firstBlock]) * eb;
     }
 
     // ------------------------------------------------------------------ alltoall

@@ -52,23 +52,23 @@ final class Hierarchical
     static void broadcast(final Channel c, final Hierarchy h, final SymmetricArray<?> dest, final MemorySegment rootData, final long bytes,
         final int root)
     {
-        final int[] reps = h.leaders().clone();
+        // the groups' representatives: their leaders, the root in place of its group's (no copy per call)
+        final int[] leaders = h.leaders();
         final int rootLeader = h.leaderOf()[root];
         int rootIdx = 0;
-        while (reps[rootIdx] != rootLeader)
+        while (leaders[rootIdx] != rootLeader)
         {
             rootIdx++;
         }
-        reps[rootIdx] = root;
         final int myRep = h.leaderOf()[c.me] == rootLeader ? root : h.leaderOf()[c.me];
         if (c.me != myRep)
         {
             c.await(myRep, 1);
             return;
         }
-        final int n = reps.length;
+        final int n = leaders.length;
         int myIdx = 0;
-        while (reps[myIdx] != c.me)
+        while (representative(leaders, rootIdx, root, myIdx) != c.me)
         {
             myIdx++;
         }
@@ -78,18 +78,18 @@ final class Hierarchical
         {
             if ((rel & mask) != 0)
             {
-                c.await(reps[(rel - mask + rootIdx) % n], 0);
+                c.await(representative(leaders, rootIdx, root, (rel - mask + rootIdx) % n), 0);
                 break;
             }
             mask <<= 1;
         }
-        final MemorySegment data = c.me == root ? rootData : dest.segment().asSlice(0, bytes);
+        final MemorySegment data = c.me == root ? rootData : dest.segment(); // its first bytes
         mask >>= 1;
         while (mask > 0)
         {
             if (rel + mask < n)
             {
-                c.putSignal(dest, 0, data, reps[(rel + mask + rootIdx) % n], 0);
+                c.putSignal(dest, 0, data, 0, bytes, representative(leaders, rootIdx, root, (rel + mask + rootIdx) % n), 0);
             }
             mask >>= 1;
         }
@@ -97,9 +97,15 @@ final class Hierarchical
         {
             if (member != c.me)
             {
-                c.putSignal(dest, 0, data, member, 1);
+                c.putSignal(dest, 0, data, 0, bytes, member, 1);
             }
         }
+    }
+
+    /** @return group i's representative in {@link #broadcast}: its leader, or the root for the root's group. */
+    private static int representative(final int[] leaders, final int rootIdx, final int root, final int i)
+    {
+        return i == rootIdx ? root : leaders[i];
     }
 
     /**
@@ -117,7 +123,7 @@ final class Hierarchical
         final MemorySegment all = dest.segment();
         if (c.me != group[0])
         {
-            c.putSignal(dest, offsets[c.me], block(all, offsets, c.me, eb), group[0], 0);
+            c.putSignal(dest, offsets[c.me], all, offsets[c.me] * eb, Collectives.blocksBytes(offsets, c.me, 1, eb), group[0], 0);
             c.await(group[0], RELEASE);
             return;
         }
@@ -132,7 +138,7 @@ final class Hierarchical
             final int to = leaders[(h.leaderIndex() + d) % n];
             for (final int member : group)
             {
-                c.put(dest, offsets[member], block(all, offsets, member, eb), to);
+                c.put(dest, offsets[member], all, offsets[member] * eb, Collectives.blocksBytes(offsets, member, 1, eb), to);
             }
             c.ctx.fence();
             c.signal(to, 1);
@@ -141,16 +147,10 @@ final class Hierarchical
         {
             c.await(leaders[(h.leaderIndex() - d + n) % n], 1);
         }
-        final MemorySegment whole = all.asSlice(0, offsets[c.size] * eb);
         for (int i = 1; i < group.length; i++)
         {
-            c.putSignal(dest, 0, whole, group[i], RELEASE);
+            c.putSignal(dest, 0, all, 0, offsets[c.size] * eb, group[i], RELEASE);
         }
-    }
-
-    private static MemorySegment block(final MemorySegment all, final long[] offsets, final int rank, final int eb)
-    {
-        return all.asSlice(offsets[rank] * eb, (offsets[rank + 1] - offsets[rank]) * eb);
     }
 
     /**

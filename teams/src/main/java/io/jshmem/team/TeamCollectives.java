@@ -35,6 +35,8 @@ final class TeamCollectives
     private Hierarchy hierarchy;
     private Boolean allMapped;
     private Boolean groupsMapped;
+    /** fcollect's block offsets for the last count (read only by the algorithms): back-to-back calls allocate nothing. */
+    private long[] fcollectOffsets;
 
     TeamCollectives(final TeamImpl team, final TeamRegistry registry, final Channel channel, final int size, final int myRank)
     {
@@ -232,7 +234,7 @@ final class TeamCollectives
         }
         channel.next();
         final long bytes = count * dest.elementBytes();
-        final MemorySegment data = myRank == root ? src.segment().asSlice(0, bytes) : null;
+        final MemorySegment data = myRank == root ? src.segment() : null; // its first bytes (the algorithms name them)
         if (myRank == root)
         {
             MemorySegment.copy(data, 0, dest.segment(), 0, bytes);
@@ -241,7 +243,7 @@ final class TeamCollectives
         switch (chosen(Choice.broadcast(registry.broadcastAlgorithm, size, bytes, twoLevel, !twoLevel && size > 2 && allMapped(),
             registry.spareCores), bytes))
         {
-            case LINEAR -> Collectives.broadcastLinear(channel, dest, data, root);
+            case LINEAR -> Collectives.broadcastLinear(channel, dest, data, bytes, root);
             case HIERARCHICAL -> Hierarchical.broadcast(channel, hierarchy(), dest, data, bytes, root);
             case TREE -> Collectives.broadcastTree(channel, dest, data, bytes, root);
             default -> Collectives.broadcastScatterAllgather(channel, dest, data, count, root);
@@ -278,12 +280,16 @@ final class TeamCollectives
         {
             debugCheck("fcollect(count=" + count + ")", FCOLLECT, dest.elementBytes(), count);
         }
-        final long[] offsets = new long[size + 1];
-        for (int r = 0; r <= size; r++)
+        if (fcollectOffsets == null || fcollectOffsets[1] != count)
         {
-            offsets[r] = r * count;
+            final long[] offsets = new long[size + 1]; // kept for the next call of the same count
+            for (int r = 0; r <= size; r++)
+            {
+                offsets[r] = r * count;
+            }
+            fcollectOffsets = offsets;
         }
-        allgather(registry.fcollectAlgorithm, dest, src, offsets);
+        allgather(registry.fcollectAlgorithm, dest, src, fcollectOffsets);
     }
 
     private void allgather(final Algorithm.Allgather forced, final SymmetricArray<?> dest, final SymmetricArray<?> src, final long[] offsets)
