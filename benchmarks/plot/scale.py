@@ -506,30 +506,15 @@ def coll_charts(colls, data, order, png):
 # ---------------------------------------------------------------------------------------------------------------------
 # --mode isx: benchmarks/scale --isx (the isx example and benchmarks/native/isx at every N, out.txt per job)
 # ---------------------------------------------------------------------------------------------------------------------
-ISX_PHASES = ["TOTAL", "ATA_KEYS", "MAKE_INPUT", "COUNT_BUCKET_SIZES", "BUCKETIZE", "COMPUTE_OFFSETS", "LOCAL_SORT"]
-ISX_ROW = re.compile(r"^\s+(%s)\s+([0-9.]+)\s+([0-9.]+)\s*$" % "|".join(ISX_PHASES))
-ISX_VERDICT = re.compile(r"ISx verification: (PASS|FAIL) on (\d+) PEs: .*\(key sum (-?\d+)\)")
-ISX_KEYS = re.compile(r"Number of Keys per PE: (\d+)")
+# one job's output is read as compare_isx.py reads a run's log (benchmarks/compare-isx): the same ISx lines
+from compare_isx import PHASES as ISX_PHASES, parse as parse_isx_log  # noqa: E402 (this folder is on sys.path)
 
 
 def parse_isx(path):
-    """{phase: (avg per PE s, slowest PE s)}, verdict, key sum, keys per PE of one job's output."""
-    rows, verdict, keysum, keys = {}, None, None, None
+    """{phase: (avg per PE s, slowest PE s)}, verdict, key sum, keys per PE of one job's output (nothing if missing)."""
     if not os.path.isfile(path):
-        return rows, verdict, keysum, keys
-    with open(path, errors="replace") as fh:
-        for line in fh:
-            line = re.sub(r"^\[pe \d+\] ", "", line.rstrip("\n"))
-            m = ISX_ROW.match(line)
-            if m:
-                rows[m.group(1)] = (float(m.group(2)), float(m.group(3)))
-            m = ISX_VERDICT.search(line)
-            if m:
-                verdict, keysum = m.group(1), int(m.group(3))
-            m = ISX_KEYS.search(line)
-            if m:
-                keys = int(m.group(1))
-    return rows, verdict, keysum, keys
+        return {}, None, None, None
+    return parse_isx_log(path)
 
 
 def isx_report(raws, png):
