@@ -200,9 +200,15 @@ final class Channel
             }
             else
             {
-                ctx.put(dest, destIndex, dataOff == 0 && bytes == data.byteSize() ? data : data.asSlice(dataOff, bytes), world(rank));
+                ctx.put(dest, destIndex, part(data, dataOff, bytes), world(rank));
             }
         }
+    }
+
+    /** @return {@code bytes} bytes of {@code data} from {@code off}: data itself when that is all of it. */
+    private static MemorySegment part(final MemorySegment data, final long off, final long bytes)
+    {
+        return off == 0 && bytes == data.byteSize() ? data : data.asSlice(off, bytes);
     }
 
     /** Put, fence (the data is delivered before the signal), signal; to a mapped member: stores, then the release store of the signal. */
@@ -224,7 +230,7 @@ final class Channel
             }
             else
             {
-                ctx.put(dest, destIndex, data.asSlice(dataOff, bytes), world(rank));
+                ctx.put(dest, destIndex, part(data, dataOff, bytes), world(rank));
                 ctx.fence();
             }
         }
