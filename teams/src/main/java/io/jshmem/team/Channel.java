@@ -188,21 +188,27 @@ final class Channel
         put(dest, destIndex, data, 0, data.byteSize(), rank);
     }
 
-    /** {@link #put(SymmetricArray, long, MemorySegment, int)} of {@code bytes} bytes of {@code data} from {@code dataOff}: no slice to a mapped member. */
-    void put(final SymmetricArray<?> dest, final long destIndex, final MemorySegment data, final long dataOff, final long bytes, final int rank)
+    /**
+     * {@link #put(SymmetricArray, long, MemorySegment, int)} of {@code bytes} bytes of {@code data} from {@code dataOff}: no
+     * slice to a mapped member.
+     *
+     * @return whether it went through the context (a signal after it needs the context's fence first)
+     */
+    boolean put(final SymmetricArray<?> dest, final long destIndex, final MemorySegment data, final long dataOff, final long bytes,
+        final int rank)
     {
-        if (bytes > 0)
+        if (bytes <= 0)
         {
-            final MemorySegment target = mapped(dest, rank);
-            if (target != null)
-            {
-                MemorySegment.copy(data, dataOff, target, destIndex * dest.elementBytes(), bytes);
-            }
-            else
-            {
-                ctx.put(dest, destIndex, part(data, dataOff, bytes), world(rank));
-            }
+            return false;
         }
+        final MemorySegment target = mapped(dest, rank);
+        if (target != null)
+        {
+            MemorySegment.copy(data, dataOff, target, destIndex * dest.elementBytes(), bytes);
+            return false;
+        }
+        ctx.put(dest, destIndex, part(data, dataOff, bytes), world(rank));
+        return true;
     }
 
     /** @return {@code bytes} bytes of {@code data} from {@code off}: data itself when that is all of it. */
@@ -221,18 +227,9 @@ final class Channel
     void putSignal(final SymmetricArray<?> dest, final long destIndex, final MemorySegment data, final long dataOff, final long bytes,
         final int rank, final int step)
     {
-        if (bytes > 0)
+        if (put(dest, destIndex, data, dataOff, bytes, rank))
         {
-            final MemorySegment target = mapped(dest, rank);
-            if (target != null)
-            {
-                MemorySegment.copy(data, dataOff, target, destIndex * dest.elementBytes(), bytes);
-            }
-            else
-            {
-                ctx.put(dest, destIndex, part(data, dataOff, bytes), world(rank));
-                ctx.fence();
-            }
+            ctx.fence();
         }
         signal(rank, step);
     }
