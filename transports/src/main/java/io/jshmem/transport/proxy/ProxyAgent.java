@@ -1,15 +1,10 @@
 package io.jshmem.transport.proxy;
 
-import io.jshmem.AtomicOp;
-import io.jshmem.SignalOp;
-import io.jshmem.transport.HeapAtomics;
-
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.VarHandle;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
@@ -20,10 +15,9 @@ import java.util.concurrent.locks.LockSupport;
  * The proxy thread of one PE (an Agrona {@link Agent} run by an {@code AgentRunner}): drains the
  * command ring into the send buffers of the connections this PE dialed (within each peer's credit),
  * dialing a peer when its first command arrives, and accepts the peers that dial it ({@link Connector});
- * writes with non-blocking TCP, reads every connection and applies the peers' requests to this PE's heap
- * (puts, CPU atomics, signals: the same var-handle atomics as the p2p path), answers gets and fetching
- * atomics and acknowledges applied requests on the connection they came in on, and completes this PE's
- * own requests on the peers' ACKs. It never blocks on a peer: a full socket leaves bytes in the send
+ * writes with non-blocking TCP, reads every connection and hands the bytes to its {@link FrameApplier} (which
+ * applies the peers' requests to this PE's heap, answers gets and fetching atomics, and completes this PE's own
+ * requests on the peers' replies and ACKs), and acknowledges applied requests on the connection they came in on. It never blocks on a peer: a full socket leaves bytes in the send
  * buffer and the agent goes on reading, so two proxies sending to each other cannot deadlock; a dial
  * and a handshake are state machines in the same selector.
  * <p>
@@ -70,9 +64,8 @@ final class ProxyAgent implements Agent
 
     private final ProxyTransport transport;
     private final CommandRing ring;
-    private final Completions completions;
-    private final MemorySegment heap;
-    private final long heapSize;
+    /** The receiving side: parses the peers' frames, applies requests to the heap and completes this PE's requests. */
+    private final FrameApplier applier;
     private final Selector selector;
     /**
      * The open connections again, for callers' duty cycles ({@link #progressFromCaller()}): one non-blocking select tells
@@ -106,8 +99,6 @@ final class ProxyAgent implements Agent
     private volatile boolean agentBusy;
     /** A caller parked in {@link #backOff()}, else null. */
     private volatile Thread backedOff;
-    /** This agent-thread cycle applied a peer's signal or atomic (see {@link #backOff()}). */
-    private boolean signalled;
     /** How long a caller backs off at most while the agent thread is in a transfer. */
     static final long BACKOFF_PARK_NS = 50_000L;
     /** The last {@link #sendAndFlush()} left bytes in a send buffer (the socket was full). */
@@ -133,9 +124,7 @@ final class ProxyAgent implements Agent
         this.callerNs = now - 2 * CALLER_FRESH_NS;
         this.transport = transport;
         this.ring = ring;
-        this.completions = completions;
-        this.heap = heap;
-        this.heapSize = heap.byteSize();
+        this.applier = new FrameApplier(this, transport, completions, heap);
         this.selector = selector;
         this.callerSelector = Selector.open();
         this.window = window;
@@ -208,9 +197,9 @@ final class ProxyAgent implements Agent
                     wakeBackedOff(); // the transfer is done: a backed-off caller polls again
                 }
             }
-            if (signalled)
+            if (applier.signalled)
             {
-                signalled = false;
+                applier.signalled = false;
                 wakeBackedOff(); // a peer's signal or atomic landed: a backed-off wait looks at its word now
             }
             return work;
@@ -555,7 +544,7 @@ final class ProxyAgent implements Agent
                 work++;
                 c.lastReceivedNs = now;
                 c.lastActiveNs = now;
-                parse(c, n == room);
+                applier.parse(c, n == room);
                 if (c.dead)
                 {
                     return work;
@@ -578,7 +567,7 @@ final class ProxyAgent implements Agent
         if (c.applied != c.ackSent)
         {
             c.ensureTx(Frames.HEADER);
-            header(c, Frames.ACK, 0, 0, 0, c.applied);
+            FrameApplier.header(c, Frames.ACK, 0, 0, 0, c.applied);
             c.ackSent = c.applied;
         }
         if (c.unsent() > 0)
@@ -598,226 +587,14 @@ final class ProxyAgent implements Agent
         return work;
     }
 
-    private void parse(final PeerConnection c, final boolean filled)
-    {
-        final MemorySegment s = c.rxSegment;
-        final int end = c.rx.position();
-        int pos = 0;
-        while (end - pos >= Frames.HEADER)
-        {
-            final int type = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, pos);
-            final int fixed = Frames.fixed(type);
-            final int payload = s.get(Frames.I32, pos + 4);
-            if (fixed < 0 || payload < 0 || payload > Frames.MAX_CHUNK || payload > 0 && !Frames.hasPayload(type))
-            {
-                corrupt(c, "frame " + Frames.name(type) + " with payload " + payload);
-                return;
-            }
-            if (type != Frames.HEARTBEAT && Frames.isRequest(type) != c.inbound)
-            {
-                corrupt(c, "frame " + Frames.name(type) + (c.inbound ? " on the connection the peer dialed, which carries its requests only" :
-                    " on the connection this PE dialed, which carries replies and ACKs only"));
-                return;
-            }
-            if (end - pos < fixed + payload)
-            {
-                break;
-            }
-            if (!apply(c, s, pos, type, payload))
-            {
-                return;
-            }
-            pos += fixed + payload;
-        }
-        c.rx.limit(end);
-        c.rx.position(pos);
-        c.rx.compact(); // the bytes of an incomplete frame move to the front; reading continues after them
-        final int left = end - pos;
-        final int frame = left >= Frames.HEADER ? Frames.fixed(s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0)) +
-            s.get(Frames.I32, 4) : 0;
-        if (frame > c.rx.capacity() || filled)
-        {
-            c.growRx(frame, filled); // the incomplete frame fits; a busy stream reads more per call
-        }
-    }
-
-    private boolean inHeap(final long offset, final long bytes)
-    {
-        return offset >= 0 && bytes >= 0 && offset <= heapSize - bytes;
-    }
-
-    private boolean apply(final PeerConnection c, final MemorySegment s, final int pos, final int type, final int payload)
-    {
-        final long offset = s.get(Frames.I64, pos + 8);
-        switch (type)
-        {
-            case Frames.PUT ->
-            {
-                if (!inHeap(offset, payload))
-                {
-                    return corrupt(c, "PUT offset=" + offset + " bytes=" + payload + " outside the heap of " + heapSize);
-                }
-                VarHandle.releaseFence(); // earlier requests' stores before this one's
-                MemorySegment.copy(s, pos + Frames.HEADER, heap, offset, payload);
-                c.applied++;
-            }
-            case Frames.PUT_SIGNAL ->
-            {
-                final long sigOffset = s.get(Frames.I64, pos + 16);
-                final long signal = s.get(Frames.I64, pos + 24);
-                final int op = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 1);
-                if (!inHeap(offset, payload) || !inHeap(sigOffset, 8) || (sigOffset & 7) != 0 || op < 0 || op >= SIGNAL_OPS.length)
-                {
-                    return corrupt(c, "PUT_SIGNAL offset=" + offset + " bytes=" + payload + " signal offset=" + sigOffset + " op=" + op);
-                }
-                VarHandle.releaseFence();
-                if (payload > 0)
-                {
-                    MemorySegment.copy(s, pos + Frames.fixed(Frames.PUT_SIGNAL), heap, offset, payload);
-                    VarHandle.fullFence(); // data, then the signal that announces it
-                }
-                HeapAtomics.signal(heap, sigOffset, signal, SIGNAL_OPS[op]);
-                signalled = true;
-                c.applied++;
-            }
-            case Frames.GET ->
-            {
-                final int length = s.get(Frames.I32, pos + 16);
-                final int slot = s.get(Frames.I32, pos + 20);
-                if (length < 0 || length > Frames.MAX_CHUNK || !inHeap(offset, length))
-                {
-                    return corrupt(c, "GET offset=" + offset + " bytes=" + length + " outside the heap of " + heapSize);
-                }
-                final int fixed = Frames.fixed(Frames.GET_REPLY);
-                if (ProxyTrace.ON && c.traceServeNs == 0)
-                {
-                    c.traceServeNs = c.traceReadNs;
-                }
-                c.ensureTx(fixed + length);
-                final int at = header(c, Frames.GET_REPLY, 0, 0, length, 0);
-                c.txSegment.set(Frames.I32, at + 16, slot);
-                c.txSegment.set(Frames.I32, at + 20, 0);
-                VarHandle.acquireFence();
-                MemorySegment.copy(heap, offset, c.txSegment, at + fixed, length);
-                c.tx.position(at + fixed + length);
-                c.applied++;
-            }
-            case Frames.AMO ->
-            {
-                final int op = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 1);
-                final int size = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 2);
-                final long value = s.get(Frames.I64, pos + 16);
-                final long cond = s.get(Frames.I64, pos + 24);
-                final int slot = s.get(Frames.I32, pos + 32);
-                if (op < 0 || op >= ATOMIC_OPS.length || size != 4 && size != 8 || !inHeap(offset, size) || (offset & (size - 1)) != 0)
-                {
-                    return corrupt(c, "AMO op=" + op + " size=" + size + " offset=" + offset);
-                }
-                VarHandle.releaseFence();
-                final long old = HeapAtomics.apply(heap, ATOMIC_OPS[op], size, offset, value, cond);
-                signalled = true;
-                if (slot >= 0)
-                {
-                    if (ProxyTrace.ON && c.traceServeNs == 0)
-                    {
-                        c.traceServeNs = c.traceReadNs;
-                    }
-                    c.ensureTx(Frames.fixed(Frames.AMO_REPLY));
-                    final int at = header(c, Frames.AMO_REPLY, 0, 0, 0, 0);
-                    c.txSegment.set(Frames.I64, at + 16, old);
-                    c.txSegment.set(Frames.I32, at + 24, slot);
-                    c.txSegment.set(Frames.I32, at + 28, 0);
-                    c.tx.position(at + Frames.fixed(Frames.AMO_REPLY));
-                }
-                c.applied++;
-            }
-            case Frames.GET_REPLY ->
-            {
-                final int slot = s.get(Frames.I32, pos + 16);
-                if (!completions.isBusy(slot) || completions.slot(slot).dest == null || completions.slot(slot).dest.byteSize() != payload)
-                {
-                    return corrupt(c, "GET_REPLY for slot " + slot + " with " + payload + " bytes that no get of this PE awaits");
-                }
-                final Completions.Slot sl = completions.slot(slot);
-                if (ProxyTrace.ON)
-                {
-                    traceReply(c);
-                }
-                MemorySegment.copy(s, pos + Frames.fixed(Frames.GET_REPLY), sl.dest, 0, payload);
-                completions.complete(sl);
-            }
-            case Frames.AMO_REPLY ->
-            {
-                final long old = s.get(Frames.I64, pos + 16);
-                final int slot = s.get(Frames.I32, pos + 24);
-                if (!completions.isBusy(slot))
-                {
-                    return corrupt(c, "AMO_REPLY for slot " + slot + " that no atomic of this PE awaits");
-                }
-                final Completions.Slot sl = completions.slot(slot);
-                if (ProxyTrace.ON)
-                {
-                    traceReply(c);
-                }
-                sl.value = old;
-                if (sl.dest != null)
-                {
-                    HeapAtomics.store(sl.dest, old);
-                }
-                completions.complete(sl);
-            }
-            case Frames.ACK ->
-            {
-                if (offset < c.acked || offset > c.sent)
-                {
-                    return corrupt(c, "ACK of " + offset + " requests; " + c.sent + " sent, " + c.acked + " acknowledged before");
-                }
-                while (c.acked < offset)
-                {
-                    transport.completed(c.popRequest(), c.pe);
-                }
-            }
-            case Frames.HEARTBEAT ->
-            {
-                // its arrival updated lastReceived
-            }
-            default -> throw new IllegalStateException("unreachable: " + type);
-        }
-        return true;
-    }
-
-    private void traceReply(final PeerConnection c)
-    {
-        trace.sample(ProxyTrace.WRITTEN_TO_REPLY, c.traceReadNs - c.traceWrittenNs);
-        trace.count(onAgentThread() ? ProxyTrace.REPLY_BY_AGENT : ProxyTrace.REPLY_BY_CALLER);
-        trace.replyNs = c.traceReadNs;
-    }
-
-    private static final AtomicOp[] ATOMIC_OPS = AtomicOp.values();
-    private static final SignalOp[] SIGNAL_OPS = SignalOp.values();
-
-    /** Appends a frame header at the send buffer's position; @return where it starts. */
-    private static int header(final PeerConnection c, final byte type, final int op, final int size, final int payload, final long offset)
-    {
-        final int at = c.tx.position();
-        final MemorySegment t = c.txSegment;
-        t.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at, type);
-        t.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at + 1, (byte)op);
-        t.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at + 2, (byte)size);
-        t.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at + 3, (byte)0);
-        t.set(Frames.I32, at + 4, payload);
-        t.set(Frames.I64, at + 8, offset);
-        c.tx.position(at + Frames.HEADER);
-        return at;
-    }
-
     private String state(final PeerConnection c)
     {
         return "requests sent " + c.sent + ", acknowledged " + c.acked + ", in flight " + c.inflight + " bytes, unsent " + c.unsent() +
             " bytes; commands waiting here: " + !ring.isEmpty();
     }
 
-    private boolean corrupt(final PeerConnection c, final String what)
+    /** The peer's stream is corrupt: the peer is lost. @return false (what a frame's handler returns to stop). */
+    boolean corrupt(final PeerConnection c, final String what)
     {
         lost(c, "sent a corrupt stream (" + what + ")", null);
         return false;
