@@ -17,7 +17,8 @@ import java.util.concurrent.locks.LockSupport;
  * dialing a peer when its first command arrives, and accepts the peers that dial it ({@link Connector});
  * writes with non-blocking TCP, reads every connection and hands the bytes to its {@link FrameApplier} (which
  * applies the peers' requests to this PE's heap, answers gets and fetching atomics, and completes this PE's own
- * requests on the peers' replies and ACKs), and acknowledges applied requests on the connection they came in on. It never blocks on a peer: a full socket leaves bytes in the send
+ * requests on the peers' replies and ACKs), and acknowledges applied requests on the connection they came in on.
+ * It never blocks on a peer: a full socket leaves bytes in the send
  * buffer and the agent goes on reading, so two proxies sending to each other cannot deadlock; a dial
  * and a handshake are state machines in the same selector.
  * <p>
