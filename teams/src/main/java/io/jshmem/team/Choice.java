@@ -247,18 +247,11 @@ final class Choice
     }
 
     /**
+     * @param forced   the test hook's owners per group ({@value #SPLIT_SLICES_TEST_VARIABLE}), 0 for the automatic choice;
+     *                 at most {@code minGroup} are used
      * @param bufBytes the bytes of a scratch buffer of the split's exchange between nodes
      * @return the slices of a split reduction of {@code bytes} over groups of at least {@code minGroup} members (see
      *         {@link #SPLIT_ALL_OWNERS_MIN_BYTES})
-     */
-    static int splitSlices(final int minGroup, final long bytes, final long bufBytes)
-    {
-        return splitSlices(0, minGroup, bytes, bufBytes);
-    }
-
-    /**
-     * @param forced the test hook's owners per group ({@value #SPLIT_SLICES_TEST_VARIABLE}), 0 for the automatic choice;
-     *               at most {@code minGroup} are used
      */
     static int splitSlices(final int forced, final int minGroup, final long bytes, final long bufBytes)
     {

@@ -132,7 +132,7 @@ class ChoiceTest
         }
         assertEquals(2, Choice.splitSlices(2, 8, 8, 1 << 20), "forced below the automatic choice's all-owners");
         assertEquals(8, Choice.splitSlices(64, 8, 8, 1 << 20), "at most the smallest group");
-        assertEquals(Choice.splitSlices(8, 64 << 10, 40 << 10), Choice.splitSlices(0, 8, 64 << 10, 40 << 10), "0: the automatic choice");
+        assertEquals(2, Choice.splitSlices(0, 8, 64 << 10, 40 << 10), "0: the automatic choice (64 KiB in 40 KiB buffers)");
     }
 
     @Test
@@ -210,13 +210,13 @@ class ChoiceTest
     @Test
     void splitSlicesUseOneOwnerWhileTheWholeFitsABufferAndEveryOwnerFromTheThreshold()
     {
-        assertEquals(1, Choice.splitSlices(8, 8, 26_000));
-        assertEquals(1, Choice.splitSlices(8, 16 << 10, 26_000));
-        assertEquals(3, Choice.splitSlices(8, 64 << 10, 26_000));
-        assertEquals(8, Choice.splitSlices(8, Choice.SPLIT_ALL_OWNERS_MIN_BYTES, 26_000));
-        assertEquals(3, Choice.splitSlices(3, 1 << 20, 26_000), "never more than the smallest node");
-        assertEquals(1, Choice.splitSlices(1, 64 << 10, 100), "a node of one PE: one owner");
-        assertEquals(8, Choice.splitSlices(8, 4096, 0), "no scratch: every owner (the ring needs none)");
+        assertEquals(1, Choice.splitSlices(0, 8, 8, 26_000));
+        assertEquals(1, Choice.splitSlices(0, 8, 16 << 10, 26_000));
+        assertEquals(3, Choice.splitSlices(0, 8, 64 << 10, 26_000));
+        assertEquals(8, Choice.splitSlices(0, 8, Choice.SPLIT_ALL_OWNERS_MIN_BYTES, 26_000));
+        assertEquals(3, Choice.splitSlices(0, 3, 1 << 20, 26_000), "never more than the smallest node");
+        assertEquals(1, Choice.splitSlices(0, 1, 64 << 10, 100), "a node of one PE: one owner");
+        assertEquals(8, Choice.splitSlices(0, 8, 4096, 0), "no scratch: every owner (the ring needs none)");
     }
 
     @Test
