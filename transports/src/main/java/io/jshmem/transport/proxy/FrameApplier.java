@@ -26,8 +26,8 @@ final class FrameApplier
     private final Completions completions;
     private final MemorySegment heap;
     private final long heapSize;
-    /** A peer's signal or atomic was applied since the agent last looked (it wakes a backed-off wait then). */
-    boolean signalled;
+    /** A peer's signal or atomic was applied since {@link #takeSignalled()} last looked. */
+    private boolean signalled;
 
     FrameApplier(final ProxyAgent agent, final ProxyTransport transport, final Completions completions, final MemorySegment heap)
     {
@@ -36,6 +36,14 @@ final class FrameApplier
         this.completions = completions;
         this.heap = heap;
         this.heapSize = heap.byteSize();
+    }
+
+    /** @return whether a peer's signal or atomic was applied since the last call (the agent then wakes a backed-off wait). */
+    boolean takeSignalled()
+    {
+        final boolean was = signalled;
+        signalled = false;
+        return was;
     }
 
     /**

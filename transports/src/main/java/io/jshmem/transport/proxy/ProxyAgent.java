@@ -198,9 +198,8 @@ final class ProxyAgent implements Agent
                     wakeBackedOff(); // the transfer is done: a backed-off caller polls again
                 }
             }
-            if (applier.signalled)
+            if (applier.takeSignalled())
             {
-                applier.signalled = false;
                 wakeBackedOff(); // a peer's signal or atomic landed: a backed-off wait looks at its word now
             }
             return work;
