@@ -56,6 +56,11 @@ final class ShmemRunOptions
           --jfr DIR              record each PE with JDK Flight Recorder into DIR/pe<RANK>.jfr
                                  (written when the PE exits; DIR is made here, and must exist on
                                  other hosts); see docs/library.md for jshmem's events
+          --aot-cache FILE       a JDK AOT cache for the PEs' JVMs (class loading and linking, method
+                                 profiles): if FILE is missing this run trains it (PE 0 records
+                                 and writes it when it exits), else every PE starts from it.
+                                 The class path must be jars only; FILE must be visible at the
+                                 same path on every host. See docs/library.md
           --timeout SECONDS      end a job that runs longer; shmemrun then exits with 124
           --grace SECONDS        after asking PEs to stop (SIGTERM), wait this long before
                                  killing them (SIGKILL); default 3
@@ -83,6 +88,8 @@ final class ShmemRunOptions
     boolean tagOutput;
     /** --jfr: the directory of the per-PE recordings, or null. */
     String jfrDir;
+    /** --aot-cache: the JDK AOT cache the PEs train (missing) or use (present), or null. */
+    String aotCache;
     double timeoutSeconds;
     double graceSeconds = 3;
     boolean help;
@@ -180,6 +187,15 @@ final class ShmemRunOptions
                 }
                 case "--tag-output" -> o.tagOutput = true;
                 case "--jfr" -> o.jfrDir = value(args, ++i, a);
+                case "--aot-cache" ->
+                {
+                    final String v = value(args, ++i, a);
+                    if (v.isBlank() || v.endsWith("/"))
+                    {
+                        throw new UsageException(a + " '" + v + "': give a file, such as app.aot");
+                    }
+                    o.aotCache = v;
+                }
                 case "--timeout" -> o.timeoutSeconds = seconds(a, value(args, ++i, a));
                 case "--grace" -> o.graceSeconds = seconds(a, value(args, ++i, a));
                 case "--hosts", "--host", "-H" ->

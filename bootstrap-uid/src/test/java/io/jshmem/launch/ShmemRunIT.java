@@ -243,6 +243,112 @@ class ShmemRunIT
         }
     }
 
+    /**
+     * --aot-cache: the first job trains the cache on PE 0, the next starts every PE from it, a changed jar trains it again
+     * (the JDK itself would map the stale classes), and a directory on the class path is refused before any PE starts.
+     */
+    @Test
+    void anAotCacheIsTrainedThenUsedAndTrainedAgainForAnotherBuild() throws Exception
+    {
+        final java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("jshmem-aot-test");
+        try
+        {
+            final List<String> jars = new ArrayList<>();
+            String testClassesJar = null;
+            for (final String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+            {
+                final java.nio.file.Path p = java.nio.file.Path.of(e);
+                if (java.nio.file.Files.isDirectory(p))
+                {
+                    final java.nio.file.Path jar = dir.resolve("cp" + jars.size() + ".jar");
+                    writeJar(p, jar, false);
+                    if (p.endsWith("test-classes"))
+                    {
+                        testClassesJar = jar.toString();
+                    }
+                    jars.add(jar.toString());
+                }
+                else
+                {
+                    jars.add(e);
+                }
+            }
+            assertTrue(testClassesJar != null, "the test classes are on the class path: " + jars);
+            final String cp = String.join(java.io.File.pathSeparator, jars);
+            final java.nio.file.Path cache = dir.resolve("app.aot");
+
+            final String trained = launchWithCache(cp, cache, 0);
+            assertTrue(trained.contains("shmemrun: training the AOT cache " + cache), trained);
+            assertTrue(trained.contains("shmemrun: trained the AOT cache " + cache), trained);
+            assertTrue(java.nio.file.Files.size(cache) > 0 && java.nio.file.Files.isRegularFile(java.nio.file.Path.of(cache + ".stamp")), trained);
+
+            final String used = launchWithCache(cp, cache, 0, "-J", "-Xlog:class+load=info");
+            assertTrue(!used.contains("training"), used);
+            assertEquals(2, used.lines().filter(l -> l.contains(TestPe.class.getName() + " source: shared objects file")).count(), used);
+
+            final java.nio.file.Path testClasses = java.nio.file.Path.of("target", "test-classes");
+            writeJar(testClasses, java.nio.file.Path.of(testClassesJar), true); // a rebuilt jar: same classes, one file more
+            final String rebuilt = launchWithCache(cp, cache, 0);
+            assertTrue(rebuilt.contains("shmemrun: the AOT cache " + cache + " was trained on another build: '" + testClassesJar), rebuilt);
+            assertTrue(rebuilt.contains("shmemrun: trained the AOT cache " + cache), rebuilt);
+
+            final String refused = launchWithCache(testClasses.toAbsolutePath() + java.io.File.pathSeparator + cp, cache, 1);
+            assertTrue(refused.contains("the PEs' class path has the directory " + testClasses.toAbsolutePath()
+                + "; a JDK AOT cache takes jars only"), refused);
+            assertTrue(!refused.contains(" all: rank0"), refused);
+        }
+        finally
+        {
+            try (var files = java.nio.file.Files.walk(dir))
+            {
+                for (final java.nio.file.Path f : files.sorted(java.util.Comparator.reverseOrder()).toList())
+                {
+                    java.nio.file.Files.deleteIfExists(f);
+                }
+            }
+        }
+    }
+
+    /** Runs a 2-PE hello job of {@link TestPe} in a launcher JVM on {@code cp} with --aot-cache; checks its status. */
+    private static String launchWithCache(final String cp, final java.nio.file.Path cache, final int expectedStatus, final String... more)
+        throws Exception
+    {
+        final List<String> cmd = new ArrayList<>(List.of(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-XX:+UseSerialGC", "-cp", cp, ShmemRun.class.getName(), "-np", "2", "--tag-output", "--aot-cache", cache.toString(),
+            "-x", "SHMEM_BOOTSTRAP_TIMEOUT=30s", "-J", "-XX:+UseSerialGC", "-J", "-XX:TieredStopAtLevel=1"));
+        cmd.addAll(List.of(more));
+        cmd.addAll(List.of(TestPe.class.getName(), "hello"));
+        final Process launcher = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        final String text = new String(launcher.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(launcher.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), text);
+        assertEquals(expectedStatus, launcher.exitValue(), text);
+        if (expectedStatus == 0)
+        {
+            assertEquals(2, text.lines().filter(l -> l.contains(" all: rank0 rank1")).count(), text);
+        }
+        return text;
+    }
+
+    private static void writeJar(final java.nio.file.Path classes, final java.nio.file.Path jar, final boolean extraEntry) throws Exception
+    {
+        try (var out = new java.util.jar.JarOutputStream(java.nio.file.Files.newOutputStream(jar));
+             var files = java.nio.file.Files.walk(classes))
+        {
+            for (final java.nio.file.Path f : files.filter(java.nio.file.Files::isRegularFile).sorted().toList())
+            {
+                out.putNextEntry(new java.util.jar.JarEntry(classes.relativize(f).toString().replace(java.io.File.separatorChar, '/')));
+                out.write(java.nio.file.Files.readAllBytes(f));
+                out.closeEntry();
+            }
+            if (extraEntry)
+            {
+                out.putNextEntry(new java.util.jar.JarEntry("rebuilt.txt"));
+                out.write("rebuilt\n".getBytes(StandardCharsets.UTF_8));
+                out.closeEntry();
+            }
+        }
+    }
+
     @Test
     void usageErrorsAndHelp()
     {
@@ -251,7 +357,7 @@ class ShmemRunIT
         assertEquals(0, ShmemRun.run(new String[] {"--help"}, new PrintStream(outBytes, true, StandardCharsets.UTF_8),
             new PrintStream(errBytes, true, StandardCharsets.UTF_8)));
         for (final String option : List.of("-np", "-cp", "-J", "--jvm-args", "-x", "--tag-output", "--timeout", "--grace", "--help",
-            "--hosts", "--hostfile", "--agent", "ssh {host}", "slots=2", "docs/multihost.md"))
+            "--hosts", "--hostfile", "--agent", "ssh {host}", "slots=2", "docs/multihost.md", "--aot-cache"))
         {
             assertTrue(out().contains(option), "help explains " + option);
         }

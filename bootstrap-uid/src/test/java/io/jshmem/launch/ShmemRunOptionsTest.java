@@ -41,6 +41,16 @@ class ShmemRunOptionsTest
     }
 
     @Test
+    void aotCacheTakesAFile() throws UsageException
+    {
+        assertEquals("/tmp/app.aot", parse("-np", "2", "--aot-cache", "/tmp/app.aot", "ring").aotCache);
+        assertEquals(null, parse("-np", "2", "ring").aotCache);
+        assertContains(usageError("-np", "2", "--aot-cache"), "--aot-cache");
+        assertContains(usageError("-np", "2", "--aot-cache", "/tmp/", "ring"), "--aot-cache '/tmp/': give a file");
+        assertContains(usageError("-np", "2", "--aot-cache", " ", "ring"), "give a file");
+    }
+
+    @Test
     void jfrTakesADirectory() throws UsageException
     {
         assertEquals("/tmp/rec", parse("-np", "2", "--jfr", "/tmp/rec", "ring").jfrDir);
