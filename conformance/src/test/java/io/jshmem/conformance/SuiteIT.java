@@ -35,8 +35,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * the forced-algorithm {@link Program#variants()} at {@link #VARIANT_PES} (all counts when
  * {@code conformance.pes} names them), and every program once more at {@link #PROXY_PES} with
  * {@code SHMEM_TRANSPORT=proxy} (every pair through the proxy transport, as between hosts), and at
- * {@link #HOSTS_PES} on two test hosts, half the PEs on each, once over the proxy and once over the UCX
- * transport ({@link #HOSTS_UCX_ENV}).
+ * {@link #HOSTS_PES} on two test hosts, half the PEs on each, once over the proxy, once over the UCX
+ * transport ({@link #HOSTS_UCX_ENV}) and once over the hybrid one ({@link #HOSTS_HYBRID_ENV}).
  * <p>
  * Discovery: every concrete public class with a public no-arg constructor implementing {@link Program}
  * under {@code io.jshmem.conformance} in this module's classes (directory or jar) (so programs of any subpackage
@@ -71,6 +71,8 @@ class SuiteIT
     static final List<Integer> HOSTS_PES = List.of(4);
     /** The two-host variant again with the UCX transport between the hosts (p2p inside each). */
     static final Map<String, String> HOSTS_UCX_ENV = Map.of("JSHMEM_SUITE_HOSTS", "2", "SHMEM_TRANSPORT", "p2p,ucx");
+    /** The two-host variant again with the hybrid transport between the hosts (proxy and UCX, chosen per operation). */
+    static final Map<String, String> HOSTS_HYBRID_ENV = Map.of("JSHMEM_SUITE_HOSTS", "2", "SHMEM_TRANSPORT", "p2p,hybrid");
     /** The marker of the two-host variant (not passed to the PEs). */
     static final String HOSTS_KEY = "JSHMEM_SUITE_HOSTS";
     static final String HOSTS_PREFIX = "jsc";
@@ -243,6 +245,7 @@ class SuiteIT
                 {
                     variants.add(Map.of(HOSTS_KEY, "2"));
                     variants.add(HOSTS_UCX_ENV);
+                    variants.add(HOSTS_HYBRID_ENV);
                 }
                 for (final Map<String, String> env : variants)
                 {

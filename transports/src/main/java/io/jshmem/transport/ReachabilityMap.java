@@ -22,6 +22,8 @@ public final class ReachabilityMap
     public static final byte PROXY = 2;
     /** Reached through UCX (RDMA verbs on clusters, tcp or shared memory otherwise). */
     public static final byte UCX = 3;
+    /** Reached through the proxy and UCX both, chosen per operation ({@code io.jshmem.transport.hybrid}). */
+    public static final byte HYBRID = 4;
 
     /** @return the name of a transport id, for messages (the registry's name for it). */
     public static String name(final byte id)
@@ -63,6 +65,27 @@ public final class ReachabilityMap
     public byte transport(final int from, final int to)
     {
         return map[from][to];
+    }
+
+    /**
+     * @return this map with every entry {@code from} read as {@code to}: what a transport composed of others gives each
+     *         of them, so that it connects the pairs the composite serves.
+     */
+    public ReachabilityMap replacing(final byte from, final byte to)
+    {
+        final byte[][] rows = new byte[map.length][];
+        for (int i = 0; i < map.length; i++)
+        {
+            rows[i] = map[i].clone();
+            for (int j = 0; j < rows[i].length; j++)
+            {
+                if (rows[i][j] == from)
+                {
+                    rows[i][j] = to;
+                }
+            }
+        }
+        return new ReachabilityMap(rows);
     }
 
     /** @return the number of PEs. */

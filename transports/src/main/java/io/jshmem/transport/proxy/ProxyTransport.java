@@ -737,6 +737,16 @@ public final class ProxyTransport implements Transport
         }
     }
 
+    /**
+     * @return whether requests of this context to {@code pe} are not yet acknowledged (a {@link #peQuiet} would wait): what
+     *         a transport composed with this one checks before it sends something that must not overtake them.
+     */
+    public boolean outstanding(final TransportContext context, final int pe)
+    {
+        final ProxyContext ctx = (ProxyContext)context;
+        return pe >= 0 && pe < n && reached[pe] && ctx.completed.get(pe) < ctx.issued.get(pe);
+    }
+
     /** Waits until pe acknowledged the context's requests up to {@code issued} (those issued before the quiet). */
     private void awaitCompleted(final ProxyContext ctx, final int pe, final long issued)
     {
