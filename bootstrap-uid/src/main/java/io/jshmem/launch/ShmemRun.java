@@ -155,15 +155,18 @@ public final class ShmemRun
      */
     private List<String> peCommand(final List<String> cmd, final int rank)
     {
-        if (aotTrain && rank == 0)
+        // PE 0 trains a missing --aot-cache
+        if (aot != null && aot.trains() && rank == 0)
         {
             final List<String> pe = new ArrayList<>(cmd);
-            pe.add(1, "-XX:AOTCacheOutput=" + aotPath());
-            pe.add(2, "-Xlog:aot=off"); // not a warning line per class it leaves out (JFR event classes, ones not loaded)
+            pe.addAll(1, aot.trainingArgs());
             return jfr(pe, rank);
         }
         return jfr(cmd, rank);
     }
+
+    /** --aot-cache, or null. */
+    private AotCache aot;
 
     private List<String> jfr(final List<String> cmd, final int rank)
     {
@@ -177,142 +180,6 @@ public final class ShmemRun
         pe.add(1, "-Xlog:jfr+startup=off"); // not JFR's three "Started recording" lines per PE
         pe.add(2, "-XX:StartFlightRecording=name=jshmem,dumponexit=true,filename=" + file);
         return pe;
-    }
-
-    /** --aot-cache names a file that is not there yet: PE 0 records it ({@link #peCommand}). */
-    private boolean aotTrain;
-
-    /** The --aot-cache file as the PEs' JVMs get it: absolute on this machine, as given for other hosts. */
-    private String aotPath()
-    {
-        return options.hosts.isEmpty() ? Path.of(options.aotCache).toAbsolutePath().toString() : options.aotCache;
-    }
-
-    /**
-     * --aot-cache: every PE starts from the cache when it exists ({@code -XX:AOTCache}), else PE 0 trains it
-     * ({@code -XX:AOTCacheOutput}: the JVM records what it loads, links and profiles, and writes the cache when it
-     * exits). The JDK refuses a class path with a non-empty directory on it, so the launcher checks that first.
-     */
-    private void aotCache(final List<String> cmd, final String classpath) throws IOException
-    {
-        if (options.aotCache == null)
-        {
-            return;
-        }
-        if (!options.program.endsWith(".jar"))
-        {
-            for (final String entry : classpath.split(java.io.File.pathSeparator))
-            {
-                final Path p = Path.of(entry.isEmpty() ? "." : entry);
-                if (java.nio.file.Files.isDirectory(p))
-                {
-                    try (var list = java.nio.file.Files.list(p))
-                    {
-                        if (list.findAny().isPresent())
-                        {
-                            throw new IOException("--aot-cache " + options.aotCache + ": the PEs' class path has the directory " + p
-                                + "; a JDK AOT cache takes jars only (package the classes, e.g. mvn package, and give the jar)");
-                        }
-                    }
-                }
-            }
-        }
-        final Path file = Path.of(options.aotCache);
-        aotStamp = aotStamp(classpath);
-        final Path stampFile = aotStampFile();
-        if (java.nio.file.Files.isRegularFile(file))
-        {
-            final String trained = java.nio.file.Files.isRegularFile(stampFile) ? java.nio.file.Files.readString(stampFile) : null;
-            if (aotStamp.equals(trained))
-            {
-                cmd.add(1, "-XX:AOTCache=" + aotPath());
-                return;
-            }
-            // the JDK does not notice a rebuilt jar: it would hand the PEs the classes of the build it was trained on
-            err.println("shmemrun: the AOT cache " + options.aotCache + " was trained on " + (trained == null ? "an unknown build (no "
-                + stampFile.getFileName() + ")" : "another build: " + firstDifference(trained, aotStamp)) + "; training it again");
-            java.nio.file.Files.delete(file);
-            java.nio.file.Files.deleteIfExists(stampFile);
-        }
-        else if (java.nio.file.Files.exists(file))
-        {
-            throw new IOException("--aot-cache " + options.aotCache + " is not a regular file");
-        }
-        final Path dir = file.toAbsolutePath().getParent();
-        if (options.hosts.isEmpty() && (dir == null || !java.nio.file.Files.isDirectory(dir) || !java.nio.file.Files.isWritable(dir)))
-        {
-            throw new IOException("--aot-cache " + options.aotCache + ": " + dir + " is not a writable directory");
-        }
-        aotTrain = true;
-        err.println("shmemrun: training the AOT cache " + options.aotCache + " on PE 0 (written when PE 0 exits; the next run with "
-            + "--aot-cache starts every PE from it)");
-    }
-
-    /** What the --aot-cache was trained on ({@link #aotStamp(String)}), or null without --aot-cache. */
-    private String aotStamp;
-
-    /** Beside the cache: what it was trained on, written once the training job ended well. */
-    private Path aotStampFile()
-    {
-        return Path.of(options.aotCache + ".stamp");
-    }
-
-    /**
-     * The build a cache belongs to: the JVM and, per class path entry (the jar of {@code java -jar}), its path, size and
-     * modification time. A cache is used only where this matches what it was trained on.
-     */
-    private String aotStamp(final String classpath) throws IOException
-    {
-        final StringBuilder b = new StringBuilder("java ").append(javaPath()).append('\n');
-        final String[] entries = options.program.endsWith(".jar") ? new String[] {options.program} : classpath.split(java.io.File.pathSeparator);
-        for (final String entry : entries)
-        {
-            final Path p = Path.of(entry.isEmpty() ? "." : entry).toAbsolutePath();
-            b.append(p);
-            if (java.nio.file.Files.isRegularFile(p))
-            {
-                b.append(' ').append(java.nio.file.Files.size(p)).append(' ').append(java.nio.file.Files.getLastModifiedTime(p).toMillis());
-            }
-            b.append('\n');
-        }
-        return b.toString();
-    }
-
-    private static String firstDifference(final String trained, final String now)
-    {
-        final List<String> a = trained.lines().toList();
-        final List<String> b = now.lines().toList();
-        for (int i = 0; i < Math.max(a.size(), b.size()); i++)
-        {
-            final String x = i < a.size() ? a.get(i) : "(nothing)";
-            final String y = i < b.size() ? b.get(i) : "(nothing)";
-            if (!x.equals(y))
-            {
-                return "'" + x + "', now '" + y + "'";
-            }
-        }
-        return "the same";
-    }
-
-    /** After a training job: stamps the cache PE 0 wrote if the job ended well, else leaves nothing to be used. */
-    private void aotTrained(final int status) throws IOException
-    {
-        if (!aotTrain)
-        {
-            return;
-        }
-        final Path file = Path.of(options.aotCache);
-        if (status == 0 && java.nio.file.Files.isRegularFile(file))
-        {
-            java.nio.file.Files.writeString(aotStampFile(), aotStamp);
-            err.println("shmemrun: trained the AOT cache " + options.aotCache + " (" + (java.nio.file.Files.size(file) >> 20) + " MiB)");
-        }
-        else
-        {
-            err.println("shmemrun: no AOT cache " + options.aotCache + " from this job (" + (status != 0 ? "it failed" : "PE 0 wrote none")
-                + "); the next run with --aot-cache trains again");
-            java.nio.file.Files.deleteIfExists(file);
-        }
     }
 
     /** The job's root as the supervisor sees it: in this JVM, or a {@link RootAgent} on the first host. */
@@ -334,7 +201,11 @@ public final class ShmemRun
         final String classpath = options.classpath != null
             ? options.classpath + java.io.File.pathSeparator + System.getProperty("java.class.path") : System.getProperty("java.class.path");
         final List<String> cmd = command(classpath);
-        aotCache(cmd, classpath);
+        if (options.aotCache != null)
+        {
+            aot = new AotCache(options.aotCache, !options.hosts.isEmpty(), err);
+            aot.prepare(cmd, classpath, options.program.endsWith(".jar") ? options.program : null, javaPath());
+        }
         if (options.jfrDir != null && options.hosts.isEmpty())
         {
             java.nio.file.Files.createDirectories(Path.of(options.jfrDir));
@@ -352,7 +223,10 @@ public final class ShmemRun
         try
         {
             final int status = options.hosts.isEmpty() ? runLocal(cmd, config, jobId) : runOnHosts(cmd, config, jobId);
-            aotTrained(status);
+            if (aot != null)
+            {
+                aot.jobEnded(status);
+            }
             return status;
         }
         finally

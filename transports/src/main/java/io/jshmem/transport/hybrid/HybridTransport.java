@@ -299,9 +299,15 @@ public final class HybridTransport implements Transport
         ucx.progressParks();
     }
 
+    /**
+     * Flushes UCX's worker first: UCX carries little here, so a peer's last operations may have only just connected to
+     * this PE, and destroying a worker while its wire-up reply is still queued aborts the process (UCX 1.13's
+     * {@code ucp_request_send_state_ff} assertion, seen in this transport's contract test).
+     */
     @Override
     public void quiesce()
     {
+        ucx.quietAll(true);
         proxy.quiesce();
         ucx.quiesce();
     }
