@@ -71,22 +71,13 @@ final class AotCache
     void prepare(final List<String> cmd, final String classpath, final String jar, final String java) throws IOException
     {
         final String[] entries = jar != null ? new String[] {jar} : classpath.split(File.pathSeparator);
-        if (jar == null)
+        for (final String entry : entries)
         {
-            for (final String entry : entries)
+            final Path p = Path.of(entry.isEmpty() ? "." : entry);
+            if (jar == null && nonEmptyDirectory(p))
             {
-                final Path p = Path.of(entry.isEmpty() ? "." : entry);
-                if (Files.isDirectory(p))
-                {
-                    try (var list = Files.list(p))
-                    {
-                        if (list.findAny().isPresent())
-                        {
-                            throw new IOException("--aot-cache " + given + ": the PEs' class path has the directory " + p
-                                + "; a JDK AOT cache takes jars only (package the classes, e.g. mvn package, and give the jar)");
-                        }
-                    }
-                }
+                throw new IOException("--aot-cache " + given + ": the PEs' class path has the directory " + p
+                    + "; a JDK AOT cache takes jars only (package the classes, e.g. mvn package, and give the jar)");
             }
         }
         stamp = stamp(java, entries);
@@ -134,6 +125,18 @@ final class AotCache
             err.println("shmemrun: no AOT cache " + given + " from this job (" + (status != 0 ? "it failed" : "PE 0 wrote none")
                 + "); the next run with --aot-cache trains again");
             Files.deleteIfExists(file);
+        }
+    }
+
+    private static boolean nonEmptyDirectory(final Path p) throws IOException
+    {
+        if (!Files.isDirectory(p))
+        {
+            return false;
+        }
+        try (var list = Files.list(p))
+        {
+            return list.findAny().isPresent();
         }
     }
 

@@ -279,7 +279,7 @@ public final class HybridTransport implements Transport
         final Ctx c = (Ctx)ctx;
         proxy.peQuiet(c.proxy, pe);
         ucx.peQuiet(c.ucx, pe);
-        if (pe >= 0 && pe < n && c.ucxSignal[pe] != 0)
+        if (pe >= 0 && pe < n)
         {
             afterUcxSignals(c, pe, true); // complete at pe, not just sent
         }
