@@ -262,10 +262,11 @@ public final class ShmemOptions
     /** Whether a PE's waits on heap words serve its proxy themselves (cores to spare) or leave it to the proxy thread. */
     public static final Option<String> PROXY_WAIT_POLL = Option.of("SHMEM_PROXY_WAIT_POLL", null, "auto",
         "transports", "on: a PE that waits (wait_until, signal waits, barriers, collectives) reads and applies its proxy " +
-            "connections itself on every poll and never parks, and the proxy thread stands aside meanwhile (one message each " +
-            "way per barrier round, no thread wake-up); off: waits leave the sockets to the proxy thread and park after a " +
-            "while (a wait leaves an outgoing transfer under way to the proxy thread either way). auto: on when this machine " +
-            "has a core per PE on it, off when PEs outnumber its cores.",
+            "connections itself on every poll, and the proxy thread stands aside meanwhile (one message each way per barrier " +
+            "round, no thread wake-up); such waits never park while the machine has a core per PE, and where PEs outnumber " +
+            "cores park after 20 spins and 50 yields, handing over to the proxy thread. off: waits leave the sockets to the " +
+            "proxy thread and park after a while (a wait leaves an outgoing transfer under way to the proxy thread either " +
+            "way). auto: on when this machine has a core per PE on it or 16 cores or more, else off.",
         t -> oneOf(t, "auto", "on", "off"));
 
     /** No longer used: the proxy sends no heartbeats (kept so that a job that sets it still starts). */

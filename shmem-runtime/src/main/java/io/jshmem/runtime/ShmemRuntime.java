@@ -147,8 +147,10 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             final Runnable waitProgress = transports.waitProgress();
             if (waitProgress != null && remoteWaits && transports.waitsServeEveryRemote())
             {
-                // no proxy thread needs this node's cores: waiters poll the network as long as a one-node job's poll memory
-                waitIdle.tune(waitSpins(settings, bootstrap, false), waitYields(settings, bootstrap, false));
+                // waiters serve the network themselves: they poll as long as a one-node job's waits, except that where PEs
+                // outnumber cores and a transport's thread sends (the proxy's), they park after a few yields as before
+                final boolean yieldToSender = transports.threadSends() && oversubscribed(bootstrap);
+                waitIdle.tune(waitSpins(settings, bootstrap, false), waitYields(settings, bootstrap, yieldToSender));
             }
             waitIdle.progressWith(waitProgress, transports.waitParks());
             clock.mark(InitClock.TRANSPORTS);

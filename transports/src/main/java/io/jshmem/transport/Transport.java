@@ -43,7 +43,13 @@ public interface Transport extends AutoCloseable
          * (wait_until, signal waits, barriers) should call it while it polls, as a native OpenSHMEM's waits
          * do: then no other thread must wake up to serve the peer it waits for (UCX over tcp).
          */
-        PROGRESS_FROM_WAITS
+        PROGRESS_FROM_WAITS,
+        /**
+         * A thread of the transport's own sends what the PE's calls hand it (the proxy thread's outgoing transfers, also
+         * while waits poll): where PEs outnumber cores, a wait must not keep its core for long, or that thread waits for
+         * one (the runtime's waits then park after a few yields, docs/runtime.md).
+         */
+        THREAD_SENDS
     }
 
     /** @return the name used in {@code SHMEM_TRANSPORT} and messages. */

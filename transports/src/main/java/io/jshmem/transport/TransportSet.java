@@ -493,12 +493,23 @@ public final class TransportSet implements AutoCloseable
 
     /**
      * @return whether every open remote transport serves its peers in this PE's progress calls
-     *         ({@link Transport.Capability#PROGRESS_FROM_WAITS}): no proxy thread needs a core while the PE waits.
+     *         ({@link Transport.Capability#PROGRESS_FROM_WAITS}): no proxy thread needs a core to serve the peers the PE
+     *         waits for (one may still need one to send, {@link #threadSends()}).
      */
     public boolean waitsServeEveryRemote()
     {
         return Arrays.stream(listed).filter(t -> t != null && t != p2p)
             .allMatch(t -> t.capabilities().contains(Transport.Capability.PROGRESS_FROM_WAITS));
+    }
+
+    /**
+     * @return whether an open remote transport sends from a thread of its own ({@link Transport.Capability#THREAD_SENDS}):
+     *         where PEs outnumber cores, waits that keep their core would starve it.
+     */
+    public boolean threadSends()
+    {
+        return Arrays.stream(listed).anyMatch(t -> t != null && t != p2p &&
+            t.capabilities().contains(Transport.Capability.THREAD_SENDS));
     }
 
     /**

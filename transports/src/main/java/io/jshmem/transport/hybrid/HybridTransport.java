@@ -128,6 +128,10 @@ public final class HybridTransport implements Transport
         final Set<Capability> both = EnumSet.noneOf(Capability.class);
         both.addAll(proxy.capabilities());
         both.retainAll(ucx.capabilities());
+        if (proxy.capabilities().contains(Capability.THREAD_SENDS))
+        {
+            both.add(Capability.THREAD_SENDS); // its puts go through the proxy thread
+        }
         return both;
     }
 

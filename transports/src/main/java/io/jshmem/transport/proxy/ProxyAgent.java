@@ -87,7 +87,8 @@ final class ProxyAgent implements Agent
     final ProxyTrace trace;
     /** {@link #AWAKE}, {@link #SELECTING} or {@link #ASIDE}; set before the ring is checked, read by posters after they commit. */
     volatile int sleeping;
-    private final boolean waitPolls;
+    /** A polling wait that read puts or signals leaves their ACK for its next poll (waits that never park). */
+    private final boolean deferAcks;
     /** When a caller last ran a duty cycle ({@link #progressFromCaller()}); read by the agent to stand aside. */
     private volatile long callerNs;
     /** When the agent thread last ran a duty cycle (agent thread only). */
@@ -118,9 +119,9 @@ final class ProxyAgent implements Agent
 
     ProxyAgent(final ProxyTransport transport, final CommandRing ring, final Completions completions, final MemorySegment heap,
         final Selector selector, final ServerSocketChannel listener, final byte[] key, final int me, final int n, final long window,
-        final long peerTimeoutNs, final long connectTimeoutNs, final boolean waitPolls) throws IOException
+        final long peerTimeoutNs, final long connectTimeoutNs, final boolean deferAcks) throws IOException
     {
-        this.waitPolls = waitPolls;
+        this.deferAcks = deferAcks;
         this.trace = ProxyTrace.ON ? new ProxyTrace() : null;
         this.callerNs = now - 2 * CALLER_FRESH_NS;
         this.transport = transport;
@@ -572,7 +573,7 @@ final class ProxyAgent implements Agent
         }
         if (c.unsent() > 0)
         {
-            if (replies || !waitPolls || onAgentThread())
+            if (replies || !deferAcks || onAgentThread())
             {
                 flush(c);
             }

@@ -56,25 +56,42 @@ public final class ProxyTransport implements Transport
     /**
      * Settings of the proxy, from the job's options.
      *
-     * @param waitPolls whether the PE's waits on heap words progress the proxy ({@code SHMEM_PROXY_WAIT_POLL}, resolved):
-     *                  {@link Capability#PROGRESS_FROM_WAITS}, and the proxy thread stands aside while they poll.
+     * @param waitPolls   whether the PE's waits on heap words progress the proxy ({@code SHMEM_PROXY_WAIT_POLL}, resolved):
+     *                    {@link Capability#PROGRESS_FROM_WAITS}, and the proxy thread stands aside while they poll.
+     * @param sharedCores whether PEs outnumber the machine's cores: polling waits then park after a few yields, so a polling
+     *                    wait that read puts or signals sends their ACK at once instead of leaving it for its next poll.
      */
     public record Settings(long ringBytes, long window, int spins, int yields, long peerTimeoutNs, long connectTimeoutNs,
-        Consumer<String> log, boolean waitPolls)
+        Consumer<String> log, boolean waitPolls, boolean sharedCores)
     {
         /** Settings whose waits leave the proxy to its thread ({@code SHMEM_PROXY_WAIT_POLL=off}). */
         public Settings(final long ringBytes, final long window, final int spins, final int yields, final long peerTimeoutNs,
             final long connectTimeoutNs, final Consumer<String> log)
         {
-            this(ringBytes, window, spins, yields, peerTimeoutNs, connectTimeoutNs, log, false);
+            this(ringBytes, window, spins, yields, peerTimeoutNs, connectTimeoutNs, log, false, false);
         }
 
         /** @return these settings with {@code waitPolls} set. */
         public Settings withWaitPolls(final boolean on)
         {
-            return new Settings(ringBytes, window, spins, yields, peerTimeoutNs, connectTimeoutNs, log, on);
+            return new Settings(ringBytes, window, spins, yields, peerTimeoutNs, connectTimeoutNs, log, on, sharedCores);
+        }
+
+        /** @return these settings with {@code sharedCores} set. */
+        public Settings withSharedCores(final boolean shared)
+        {
+            return new Settings(ringBytes, window, spins, yields, peerTimeoutNs, connectTimeoutNs, log, waitPolls, shared);
         }
     }
+
+    /**
+     * Polls of a wait for this PE's own request (a blocking get's or fetching atomic's reply, the ACKs a quiet waits for)
+     * that spin, each after a duty cycle, before the PE's wait strategy takes over, where waits poll the proxy. Their
+     * strategy then spins only 20 polls where PEs outnumber cores (short, for the collectives' waits on heap words), and a
+     * round trip to a peer that shares the cores takes longer: at 64 PEs on 16 cores ISx's exchange of blocking
+     * fetch-adds took 1.4 times as long without these (docs/transports.md).
+     */
+    static final int ROUND_TRIP_SPINS = 100;
 
     private static final int KIND_COMMAND = 1;
     private static final int MAX_CONTEXTS = 1 << 16;
@@ -85,6 +102,8 @@ public final class ProxyTransport implements Transport
     private final MemorySegment heap;
     private final Settings settings;
     private final IntUnaryOperator idle;
+    /** {@link #ROUND_TRIP_SPINS} where waits poll the proxy, else 0 (the wait strategy spins long enough). */
+    private final int roundTripSpins;
     private final String prefix;
     private final int me;
     private final int n;
@@ -118,6 +137,7 @@ public final class ProxyTransport implements Transport
         this.heap = heap;
         this.settings = settings;
         this.idle = idle;
+        this.roundTripSpins = settings.waitPolls() ? ROUND_TRIP_SPINS : 0;
         this.me = bootstrap.rank();
         this.n = bootstrap.size();
         this.prefix = ShmemException.pePrefix(me, n);
@@ -158,8 +178,9 @@ public final class ProxyTransport implements Transport
     public Set<Capability> capabilities()
     {
         return settings.waitPolls() ?
-            EnumSet.of(Capability.PASSIVE_PROGRESS, Capability.ORDERED_PER_TARGET, Capability.CPU_ATOMICS, Capability.PROGRESS_FROM_WAITS) :
-            EnumSet.of(Capability.PASSIVE_PROGRESS, Capability.ORDERED_PER_TARGET, Capability.CPU_ATOMICS);
+            EnumSet.of(Capability.PASSIVE_PROGRESS, Capability.ORDERED_PER_TARGET, Capability.CPU_ATOMICS, Capability.PROGRESS_FROM_WAITS,
+                Capability.THREAD_SENDS) :
+            EnumSet.of(Capability.PASSIVE_PROGRESS, Capability.ORDERED_PER_TARGET, Capability.CPU_ATOMICS, Capability.THREAD_SENDS);
     }
 
     int myPe()
@@ -221,7 +242,8 @@ public final class ProxyTransport implements Transport
         {
             final Selector selector = Selector.open();
             agent = new ProxyAgent(this, ring, completions, heap, selector, listener, bootstrap.deriveKey("proxy"), me, n,
-                settings.window(), settings.peerTimeoutNs(), settings.connectTimeoutNs(), settings.waitPolls());
+                settings.window(), settings.peerTimeoutNs(), settings.connectTimeoutNs(),
+                settings.waitPolls() && !settings.sharedCores());
             runner = new AgentRunner(new ProxyAgent.Idle(agent, settings.spins(), settings.yields()), this::agentError, null, agent);
             AgentRunner.startOnThread(runner, r -> Thread.ofPlatform().daemon().name(agent.roleName()).unstarted(r));
         }
@@ -606,6 +628,7 @@ public final class ProxyTransport implements Transport
     {
         final Completions.Slot s = completions.slot(slot);
         s.waiter = Thread.currentThread(); // before reading the state: pairs with Completions.complete
+        int spins = roundTripSpins;
         int count = 0;
         while (s.state != Completions.DONE)
         {
@@ -613,6 +636,12 @@ public final class ProxyTransport implements Transport
             if (s.state == Completions.DONE)
             {
                 break;
+            }
+            if (spins > 0)
+            {
+                spins--;
+                Thread.onSpinWait();
+                continue;
             }
             count = idle.applyAsInt(count);
         }
@@ -757,6 +786,7 @@ public final class ProxyTransport implements Transport
         ctx.waitPe = pe;
         ctx.waitFor = issued;
         ctx.waiter = Thread.currentThread();
+        int spins = roundTripSpins;
         int count = 0;
         while (ctx.completed.get(pe) < issued)
         {
@@ -764,6 +794,12 @@ public final class ProxyTransport implements Transport
             if (ctx.completed.get(pe) >= issued)
             {
                 break;
+            }
+            if (spins > 0)
+            {
+                spins--;
+                Thread.onSpinWait();
+                continue;
             }
             count = idle.applyAsInt(count);
         }
