@@ -16,11 +16,15 @@ final class RuntimeTeams implements TeamHost
     private final ShmemRuntime runtime;
     private final RmaEngine rma;
     private final Bootstrap bootstrap;
+    private final boolean sharedCores;
     private final ReachabilityMap reachability;
     private final ShmemContext collectives;
 
-    RuntimeTeams(final ShmemRuntime runtime, final RmaEngine rma, final Bootstrap bootstrap, final ReachabilityMap reachability)
+    /** @param sharedCores whether any machine of the job runs more PEs than it has cores (agreed at init). */
+    RuntimeTeams(final ShmemRuntime runtime, final RmaEngine rma, final Bootstrap bootstrap, final ReachabilityMap reachability,
+        final boolean sharedCores)
     {
+        this.sharedCores = sharedCores;
         this.runtime = runtime;
         this.rma = rma;
         this.bootstrap = bootstrap;
@@ -75,6 +79,12 @@ final class RuntimeTeams implements TeamHost
     public String[] hostOfRank()
     {
         return bootstrap.hostOfRank();
+    }
+
+    @Override
+    public boolean sharedCores()
+    {
+        return sharedCores;
     }
 
     @Override

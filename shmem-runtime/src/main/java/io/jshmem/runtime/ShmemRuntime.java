@@ -73,7 +73,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     private volatile java.util.Map<String, Long> initPhases = java.util.Map.of();
 
     private ShmemRuntime(final boolean processWide, final RuntimeSettings settings, final ThreadLevel requested, final Bootstrap bootstrap,
-        final HeapFile heapFile, final TransportSet transports, final WaitIdle waitIdle)
+        final HeapFile heapFile, final TransportSet transports, final WaitIdle waitIdle, final boolean jobSharesCores)
     {
         super(processWide);
         this.config = settings.config();
@@ -97,7 +97,8 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         // construction from the first sync with a bootstrap barrier.
         final long poolBytes = settings.teams().poolBytes(n);
         final Allocation pool = allocations.allocate(poolBytes, 64, false);
-        this.teams = new TeamRegistry(new RuntimeTeams(this, rma, bootstrap, reachability), new SymmetricMemory(pool, pool.offset(), poolBytes),
+        this.teams = new TeamRegistry(new RuntimeTeams(this, rma, bootstrap, reachability, jobSharesCores),
+            new SymmetricMemory(pool, pool.offset(), poolBytes),
             settings.teams());
         this.world = teams.teamWorld();
     }
@@ -130,7 +131,8 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
                 settings.config().printInfo(System.out, ShmemOptions.ALL);
             }
             clock.mark(InitClock.OPTIONS); // SHMEM_VERSION/SHMEM_INFO printing counts as the options step
-            final long heapSize = checkSameHeapSize(bootstrap, prefix, settings.heapBytes());
+            final JobShape shape = agreeOnShape(bootstrap, prefix, settings.heapBytes());
+            final long heapSize = shape.heapSize();
             final Path dir = HeapFile.DEFAULT_DIRECTORY;
             sweepStaleHeaps(dir, prefix, settings.debug());
             heap = HeapFile.create(dir, bootstrap.jobId(), bootstrap.rank(), bootstrap.size(), heapSize);
@@ -161,7 +163,8 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
                     System.out.println("jshmem: transport " + line);
                 }
             }
-            final ShmemRuntime runtime = new ShmemRuntime(processWide, settings, requested, bootstrap, heap, transports, waitIdle);
+            final ShmemRuntime runtime = new ShmemRuntime(processWide, settings, requested, bootstrap, heap, transports, waitIdle,
+                shape.sharedCores());
             clock.mark(InitClock.TEAMS);
             bootstrap.barrier(); // every PE is constructed before anyone stores into a peer's sync words
             runtime.world.sync();
@@ -243,7 +246,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     }
 
     /** @return whether this machine runs more PEs than it has cores ({@link Bootstrap#machineSize()}). */
-    private static boolean oversubscribed(final Bootstrap bootstrap)
+    static boolean oversubscribed(final Bootstrap bootstrap)
     {
         return bootstrap.machineSize() > Runtime.getRuntime().availableProcessors();
     }
@@ -268,19 +271,36 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         }
     }
 
-    private static long checkSameHeapSize(final Bootstrap bootstrap, final String prefix, final long heapSize)
+    /**
+     * What every PE must agree on before it builds anything (one bootstrap allgather): the heap size, checked, and whether
+     * any machine of the job runs more PEs than it has cores.
+     *
+     * @param heapSize    this PE's heap size; every PE must have the same.
+     * @param sharedCores whether any machine of the job runs more PEs than it has cores (each PE says so of its own machine,
+     *                    {@link #oversubscribed}): the same answer on every PE, so collectives that choose by it across
+     *                    machines choose alike ({@link io.jshmem.team.TeamHost#sharedCores()}).
+     */
+    record JobShape(long heapSize, boolean sharedCores)
     {
-        final byte[][] all = bootstrap.allgather(java.nio.ByteBuffer.allocate(8).putLong(heapSize).array());
+    }
+
+    private static JobShape agreeOnShape(final Bootstrap bootstrap, final String prefix, final long heapSize)
+    {
+        final boolean mine = oversubscribed(bootstrap);
+        final byte[][] all = bootstrap.allgather(java.nio.ByteBuffer.allocate(9).putLong(heapSize).put((byte)(mine ? 1 : 0)).array());
+        boolean shared = false;
         for (int pe = 0; pe < all.length; pe++)
         {
-            final long theirs = java.nio.ByteBuffer.wrap(all[pe]).getLong();
-            if (theirs != heapSize)
+            final java.nio.ByteBuffer theirs = java.nio.ByteBuffer.wrap(all[pe]);
+            final long size = theirs.getLong();
+            if (size != heapSize)
             {
                 throw new ShmemInitException(prefix + "SHMEM_SYMMETRIC_SIZE differs between PEs: " + heapSize + " bytes here, " +
-                    theirs + " on pe " + pe + "; every PE needs the same heap size");
+                    size + " on pe " + pe + "; every PE needs the same heap size");
             }
+            shared |= theirs.get() != 0;
         }
-        return heapSize;
+        return new JobShape(heapSize, shared);
     }
 
     private static void closeQuietly(final AutoCloseable c)

@@ -11,6 +11,7 @@ import io.jshmem.SymmetricInts;
 import io.jshmem.SymmetricLongs;
 import io.jshmem.SymmetricShorts;
 import io.jshmem.Team;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -207,6 +208,41 @@ class CollectivesThreadsTest
                 }
             }
             typedReductions(world, SEED, b.typed, typedCount);
+            reversed.close();
+            shmem.barrierAll();
+            b.free(shmem);
+        });
+    }
+
+    /**
+     * The automatic split reduction over two pretend nodes of 8 PEs, from 8 bytes to 512 KiB (the sizes whose owners per node
+     * change: one, then as many as make a slice fit, then every member; where the job's PEs outnumber the machine's cores,
+     * as 16 thread PEs on a machine of fewer than 16 do, 4 owners from 32 KiB, {@code Choice.SHARED_CORES_OWNERS}), on
+     * WORLD and on a reversed team, in place too.
+     */
+    @Test
+    void automaticSplitReductionsOnNodesOfEightMatchTheirReference() throws Exception
+    {
+        final int n = 16;
+        final int max = 1 << 16; // 512 KiB of longs
+        ThreadPes.run(n, Map.of("JSHMEM_TEST_NODE_LAYOUT", "8,8"), shmem -> {
+            final Team world = shmem.teamWorld();
+            final Buffers b = new Buffers(shmem, max / (2 * n), 1); // src and dest of max longs
+            final Team reversed = world.splitStrided(n - 1, -1, n);
+            int k = 0;
+            for (final int count : new int[] {1, 2047, 4096, 8193, 16384, max})
+            {
+                for (final Team team : new Team[] {world, reversed})
+                {
+                    final long seed = SEED + 10L * k++;
+                    for (int i = 0; i < count; i++)
+                    {
+                        b.src.setLocal(i, value(seed, team.worldPe(team.myPe()), i));
+                    }
+                    team.sync();
+                    reductions(team, seed, b, count);
+                }
+            }
             reversed.close();
             shmem.barrierAll();
             b.free(shmem);

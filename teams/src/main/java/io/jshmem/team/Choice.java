@@ -46,6 +46,20 @@ final class Choice
      */
     static final long SPLIT_ALL_OWNERS_MIN_BYTES = 128 << 10;
 
+    /**
+     * Owners per node of a split reduction from {@link #SHARED_CORES_OWNERS_MIN_BYTES} where a machine's PEs outnumber its
+     * cores, in nodes of at least twice as many members. Measured at 64 PEs on 8 test hosts of a 16-core machine (4 PEs
+     * per core, the proxy's waits polling; CollectivesBench {@code --only "sum reduce"}, owners forced with
+     * {@value #SPLIT_SLICES_TEST_VARIABLE}; docs/teams.md), µs, 4 owners against the automatic 1 (up to 64 KiB) or 8: 32 KiB
+     * 715 against 1253-1320, 64 KiB 925 against 1779-1907, 256 KiB 1923 against 10268-10607, 1 MiB 6786 against
+     * 12702-13321; 2 owners were between them (718, 1073, 2615, 10274). Below 32 KiB the one owner stays (8 B: 252-321
+     * against 453 with 4).
+     */
+    static final int SHARED_CORES_OWNERS = 4;
+
+    /** See {@link #SHARED_CORES_OWNERS}. */
+    static final long SHARED_CORES_OWNERS_MIN_BYTES = 32 << 10;
+
     private Choice()
     {
     }
@@ -249,17 +263,27 @@ final class Choice
     /**
      * @param forced   the test hook's owners per group ({@value #SPLIT_SLICES_TEST_VARIABLE}), 0 for the automatic choice;
      *                 at most {@code minGroup} are used
-     * @param bufBytes the bytes of a scratch buffer of the split's exchange between nodes
+     * @param bufBytes    the bytes of a scratch buffer of the split's exchange between nodes
+     * @param sharedCores whether a machine of the job runs more PEs than it has cores ({@link TeamHost#sharedCores()}; the
+     *                    same answer on every PE of the job, so every member chooses alike)
      * @return the slices of a split reduction of {@code bytes} over groups of at least {@code minGroup} members (see
-     *         {@link #SPLIT_ALL_OWNERS_MIN_BYTES})
+     *         {@link #SPLIT_ALL_OWNERS_MIN_BYTES} and {@link #SHARED_CORES_OWNERS})
      */
-    static int splitSlices(final int forced, final int minGroup, final long bytes, final long bufBytes)
+    static int splitSlices(final int forced, final int minGroup, final long bytes, final long bufBytes, final boolean sharedCores)
     {
         if (forced > 0)
         {
             return Math.min(forced, minGroup);
         }
-        if (bytes >= SPLIT_ALL_OWNERS_MIN_BYTES || bufBytes <= 0)
+        if (bufBytes <= 0)
+        {
+            return minGroup; // no scratch: every owner (the ring needs none)
+        }
+        if (sharedCores && minGroup >= 2 * SHARED_CORES_OWNERS && bytes >= SHARED_CORES_OWNERS_MIN_BYTES)
+        {
+            return SHARED_CORES_OWNERS;
+        }
+        if (bytes >= SPLIT_ALL_OWNERS_MIN_BYTES)
         {
             return minGroup;
         }

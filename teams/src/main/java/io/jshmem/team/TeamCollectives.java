@@ -418,7 +418,8 @@ final class TeamCollectives
             final Hierarchy h = hierarchy();
             final long bufBytes = channel.bufferBytes(Hierarchical.splitBuffers(h));
             Hierarchical.reduceSplit(channel, h, m, op, dest, channel.copies(dest, h.group()), channel.copies(src, h.group()), count,
-                Choice.splitSlices(registry.splitSlices, h.minGroup(), bytes, bufBytes), bufBytes, registry.splitExchange);
+                Choice.splitSlices(registry.splitSlices, h.minGroup(), bytes, bufBytes, registry.sharedCores), bufBytes,
+                registry.splitExchange);
             return;
         }
         if (alg == Algorithm.Reduce.DIRECT)

@@ -45,6 +45,16 @@ public interface TeamHost
     /** @return the host identity of every WORLD PE (for NODE). */
     String[] hostOfRank();
 
+    /**
+     * @return whether a machine of the job runs more PEs than it has cores, counting every PE on its kernel (test hosts
+     *         made of namespaces count together, unlike {@link #hostOfRank()}'s hosts); the same answer on every PE (agreed
+     *         at init), so a collective across machines that chooses by it chooses alike everywhere; false by default.
+     */
+    default boolean sharedCores()
+    {
+        return false;
+    }
+
     /** @return {@code shmem_ptr} with a WORLD PE number. */
     MemorySegment ptr(SymmetricArray<?> object, int worldPe);
 

@@ -50,6 +50,8 @@ public final class TeamRegistry
      * every PE of a host, so every member of a one-node team chooses alike.
      */
     final boolean spareCores;
+    /** Whether a machine of the job runs more PEs than it has cores, the same on every PE ({@link TeamHost#sharedCores()}): see {@link Choice#splitSlices}. */
+    final boolean sharedCores;
     private final SymmetricMemory pool;
     private final int slots;
     private final long scratchBytes;
@@ -89,6 +91,7 @@ public final class TeamRegistry
         final String[] hostOfRank = host.hostOfRank();
         final long onHost = java.util.Arrays.stream(hostOfRank).filter(h -> java.util.Objects.equals(h, hostOfRank[me])).count();
         this.spareCores = onHost <= hostCpus();
+        this.sharedCores = host.sharedCores();
         world = create(WORLD_SLOT, 0, 1, n, me, TeamConfig.DEFAULT, "WORLD");
         shared = predefined(SHARED_SLOT, "SHARED", q -> layout.p2p(me, q) && layout.p2p(q, me));
         node = predefined(NODE_SLOT, "NODE", q -> layout.node(q) == layout.node(me));

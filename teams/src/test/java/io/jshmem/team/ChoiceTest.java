@@ -130,9 +130,9 @@ class ChoiceTest
             final io.jshmem.ShmemException ex = assertThrows(io.jshmem.ShmemException.class, () -> Choice.parseSplitSlices(bad));
             assertTrue(ex.getMessage().contains("JSHMEM_TEST_SPLIT_SLICES=" + bad), ex.getMessage());
         }
-        assertEquals(2, Choice.splitSlices(2, 8, 8, 1 << 20), "forced below the automatic choice's all-owners");
-        assertEquals(8, Choice.splitSlices(64, 8, 8, 1 << 20), "at most the smallest group");
-        assertEquals(2, Choice.splitSlices(0, 8, 64 << 10, 40 << 10), "0: the automatic choice (64 KiB in 40 KiB buffers)");
+        assertEquals(2, Choice.splitSlices(2, 8, 8, 1 << 20, false), "forced below the automatic choice's all-owners");
+        assertEquals(8, Choice.splitSlices(64, 8, 8, 1 << 20, false), "at most the smallest group");
+        assertEquals(2, Choice.splitSlices(0, 8, 64 << 10, 40 << 10, false), "0: the automatic choice (64 KiB in 40 KiB buffers)");
     }
 
     @Test
@@ -210,13 +210,29 @@ class ChoiceTest
     @Test
     void splitSlicesUseOneOwnerWhileTheWholeFitsABufferAndEveryOwnerFromTheThreshold()
     {
-        assertEquals(1, Choice.splitSlices(0, 8, 8, 26_000));
-        assertEquals(1, Choice.splitSlices(0, 8, 16 << 10, 26_000));
-        assertEquals(3, Choice.splitSlices(0, 8, 64 << 10, 26_000));
-        assertEquals(8, Choice.splitSlices(0, 8, Choice.SPLIT_ALL_OWNERS_MIN_BYTES, 26_000));
-        assertEquals(3, Choice.splitSlices(0, 3, 1 << 20, 26_000), "never more than the smallest node");
-        assertEquals(1, Choice.splitSlices(0, 1, 64 << 10, 100), "a node of one PE: one owner");
-        assertEquals(8, Choice.splitSlices(0, 8, 4096, 0), "no scratch: every owner (the ring needs none)");
+        assertEquals(1, Choice.splitSlices(0, 8, 8, 26_000, false));
+        assertEquals(1, Choice.splitSlices(0, 8, 16 << 10, 26_000, false));
+        assertEquals(3, Choice.splitSlices(0, 8, 64 << 10, 26_000, false));
+        assertEquals(8, Choice.splitSlices(0, 8, Choice.SPLIT_ALL_OWNERS_MIN_BYTES, 26_000, false));
+        assertEquals(3, Choice.splitSlices(0, 3, 1 << 20, 26_000, false), "never more than the smallest node");
+        assertEquals(1, Choice.splitSlices(0, 1, 64 << 10, 100, false), "a node of one PE: one owner");
+        assertEquals(8, Choice.splitSlices(0, 8, 4096, 0, false), "no scratch: every owner (the ring needs none)");
+    }
+
+    @Test
+    void splitSlicesWhereCoresAreSharedUseFourOwnersOfNodesOfEightFrom32KiB()
+    {
+        final long buf = 256 << 10;
+        assertEquals(1, Choice.splitSlices(0, 8, 8, buf, true), "8 B: the leader");
+        assertEquals(1, Choice.splitSlices(0, 8, (32 << 10) - 8, buf, true), "below 32 KiB: the leader");
+        assertEquals(4, Choice.splitSlices(0, 8, Choice.SHARED_CORES_OWNERS_MIN_BYTES, buf, true), "32 KiB");
+        assertEquals(4, Choice.splitSlices(0, 8, 1 << 20, buf, true), "1 MiB: 4, not every member");
+        assertEquals(8, Choice.splitSlices(0, 8, 1 << 20, buf, false), "1 MiB with a core per PE: every member");
+        assertEquals(4, Choice.splitSlices(0, 16, 1 << 20, buf, true), "nodes of 16");
+        assertEquals(7, Choice.splitSlices(0, 7, 1 << 20, buf, true), "nodes of 7: every member, as before");
+        assertEquals(2, Choice.splitSlices(0, 2, 64 << 10, 40 << 10, true), "2+2 on 2 cores: as before");
+        assertEquals(2, Choice.splitSlices(2, 8, 1 << 20, buf, true), "the test hook still forces");
+        assertEquals(8, Choice.splitSlices(0, 8, 4096, 0, true), "no scratch: every owner");
     }
 
     @Test
