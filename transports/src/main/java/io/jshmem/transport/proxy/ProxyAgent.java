@@ -39,7 +39,9 @@ import java.util.concurrent.locks.LockSupport;
  * The agent also stands aside while a caller waits on the proxy itself (a blocking get or atomic, quiet), whatever
  * {@code waitPolls}. Callers find readable connections with one non-blocking select of their own selector. While the
  * agent thread is sending ({@link #agentBusy}: bytes the sockets have not taken, commands still in the ring) callers back
- * off instead of taking turns on the sockets, and a caller's cycle that leaves such bytes hands them over.
+ * off instead of taking turns on the sockets, and a caller's cycle that leaves such bytes hands them over. A caller's
+ * read of puts or signals leaves their ACK for its next poll ({@code deferAcks}) only where waits never park (a core per
+ * PE); where PEs outnumber cores the ACK leaves at once.
  */
 final class ProxyAgent implements Agent
 {

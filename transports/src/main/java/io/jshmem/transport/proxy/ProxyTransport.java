@@ -86,10 +86,10 @@ public final class ProxyTransport implements Transport
 
     /**
      * Polls of a wait for this PE's own request (a blocking get's or fetching atomic's reply, the ACKs a quiet waits for)
-     * that spin, each after a duty cycle, before the PE's wait strategy takes over, where waits poll the proxy. Their
-     * strategy then spins only 20 polls where PEs outnumber cores (short, for the collectives' waits on heap words), and a
+     * that spin, each after a duty cycle, before the PE's wait strategy takes over, where waits poll the proxy and PEs
+     * outnumber cores. The strategy spins only 20 polls there (short, for the collectives' waits on heap words), and a
      * round trip to a peer that shares the cores takes longer: at 64 PEs on 16 cores ISx's exchange of blocking
-     * fetch-adds took 1.4 times as long without these (docs/transports.md).
+     * fetch-adds took 1.4 times as long without these (docs/transports.md). With a core per PE the strategy spins 1000.
      */
     static final int ROUND_TRIP_SPINS = 100;
 
@@ -102,7 +102,7 @@ public final class ProxyTransport implements Transport
     private final MemorySegment heap;
     private final Settings settings;
     private final IntUnaryOperator idle;
-    /** {@link #ROUND_TRIP_SPINS} where waits poll the proxy, else 0 (the wait strategy spins long enough). */
+    /** {@link #ROUND_TRIP_SPINS} where waits poll the proxy and PEs outnumber cores, else 0 (the strategy spins long enough). */
     private final int roundTripSpins;
     private final String prefix;
     private final int me;
@@ -137,7 +137,7 @@ public final class ProxyTransport implements Transport
         this.heap = heap;
         this.settings = settings;
         this.idle = idle;
-        this.roundTripSpins = settings.waitPolls() ? ROUND_TRIP_SPINS : 0;
+        this.roundTripSpins = settings.waitPolls() && settings.sharedCores() ? ROUND_TRIP_SPINS : 0;
         this.me = bootstrap.rank();
         this.n = bootstrap.size();
         this.prefix = ShmemException.pePrefix(me, n);
