@@ -193,20 +193,7 @@ class CollectivesThreadsTest
             final Team world = shmem.teamWorld();
             final Buffers b = new Buffers(shmem, 1409, typedCount);
             final Team reversed = world.splitStrided(n - 1, -1, n);
-            int k = 0;
-            for (final int count : new int[] {1, 4, 37, 701, 1409})
-            {
-                for (final Team team : new Team[] {world, reversed})
-                {
-                    final long seed = SEED + 10L * k++;
-                    for (int i = 0; i < count; i++)
-                    {
-                        b.src.setLocal(i, value(seed, team.worldPe(team.myPe()), i));
-                    }
-                    team.sync();
-                    reductions(team, seed, b, count);
-                }
-            }
+            reductionsOnBoth(world, reversed, b, new int[] {1, 4, 37, 701, 1409});
             typedReductions(world, SEED, b.typed, typedCount);
             reversed.close();
             shmem.barrierAll();
@@ -229,24 +216,30 @@ class CollectivesThreadsTest
             final Team world = shmem.teamWorld();
             final Buffers b = new Buffers(shmem, max / (2 * n), 1); // src and dest of max longs
             final Team reversed = world.splitStrided(n - 1, -1, n);
-            int k = 0;
-            for (final int count : new int[] {1, 2047, 4096, 8193, 16384, max})
-            {
-                for (final Team team : new Team[] {world, reversed})
-                {
-                    final long seed = SEED + 10L * k++;
-                    for (int i = 0; i < count; i++)
-                    {
-                        b.src.setLocal(i, value(seed, team.worldPe(team.myPe()), i));
-                    }
-                    team.sync();
-                    reductions(team, seed, b, count);
-                }
-            }
+            reductionsOnBoth(world, reversed, b, new int[] {1, 2047, 4096, 8193, 16384, max});
             reversed.close();
             shmem.barrierAll();
             b.free(shmem);
         });
+    }
+
+    /** Every reduction of each count on both teams, each with sources of its own seed, checked against the reference. */
+    private static void reductionsOnBoth(final Team world, final Team reversed, final Buffers b, final int[] counts)
+    {
+        int k = 0;
+        for (final int count : counts)
+        {
+            for (final Team team : new Team[] {world, reversed})
+            {
+                final long seed = SEED + 10L * k++;
+                for (int i = 0; i < count; i++)
+                {
+                    b.src.setLocal(i, value(seed, team.worldPe(team.myPe()), i));
+                }
+                team.sync();
+                reductions(team, seed, b, count);
+            }
+        }
     }
 
     /**
