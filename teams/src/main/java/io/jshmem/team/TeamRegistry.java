@@ -50,7 +50,10 @@ public final class TeamRegistry
      * every PE of a host, so every member of a one-node team chooses alike.
      */
     final boolean spareCores;
-    /** Whether a machine of the job runs more PEs than it has cores, the same on every PE ({@link TeamHost#sharedCores()}): see {@link Choice#splitSlices}. */
+    /**
+     * Whether a machine of the job runs more PEs than it has cores, the same on every PE ({@link TeamHost#sharedCores()}):
+     * see {@link Choice#splitSlices}.
+     */
     final boolean sharedCores;
     private final SymmetricMemory pool;
     private final int slots;
