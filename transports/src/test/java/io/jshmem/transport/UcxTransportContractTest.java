@@ -101,6 +101,47 @@ class UcxTransportContractTest extends TransportContractTest
     }
 
     /**
+     * A signal that goes as an active message (no data, nothing of the thread in flight to the target) is applied at its
+     * target when the sending context's quiet returns: UCX's flush completes an active message only locally, so each quiet
+     * confirms with one fetch per such target, and only once. barrier_all's quietAll(false) leaves the collectives'
+     * context alone; quietAll(true) (finalize) and pe_quiet confirm too. PE 1 finds every signal after the barrier.
+     */
+    @Test
+    void aQuietConfirmsSignalsSentAsActiveMessages() throws Exception
+    {
+        run(pe ->
+        {
+            final UcxTransport t = (UcxTransport)pe.transport();
+            if (pe.me() == 0)
+            {
+                final long before = t.signalConfirmations();
+                t.putSignal(pe.ctx(), 1, 0, null, 1024, 7, io.jshmem.SignalOp.SET, false);
+                t.quiet(pe.ctx());
+                assertEquals(before + 1, t.signalConfirmations(), "the quiet confirmed the signal to pe 1");
+                t.quiet(pe.ctx());
+                assertEquals(before + 1, t.signalConfirmations(), "nothing left to confirm");
+                final TransportContext coll = t.createCollectiveContext();
+                t.putSignal(coll, 1, 0, null, 1032, 9, io.jshmem.SignalOp.SET, false);
+                t.quietAll(false);
+                assertEquals(before + 1, t.signalConfirmations(), "barrier_all's quiet leaves the collectives' signals");
+                t.quietAll(true);
+                assertEquals(before + 2, t.signalConfirmations(), "finalize's quiet confirms them");
+                t.putSignal(pe.ctx(), 1, 0, null, 1040, 11, io.jshmem.SignalOp.ADD, false);
+                t.peQuiet(pe.ctx(), 1);
+                assertEquals(before + 3, t.signalConfirmations(), "pe_quiet of pe 1 confirms its signal");
+                coll.close();
+            }
+            pe.bootstrap().barrier();
+            if (pe.me() == 1)
+            {
+                assertEquals(7L, pe.heap().get(ValueLayout.JAVA_LONG, 1024), "signal of the program's context");
+                assertEquals(9L, pe.heap().get(ValueLayout.JAVA_LONG, 1032), "signal of the collectives' context");
+                assertEquals(11L, pe.heap().get(ValueLayout.JAVA_LONG, 1040), "signal before pe_quiet");
+            }
+        });
+    }
+
+    /**
      * Strangers connect to every TCP port this JVM listens on (UCX's tcp interfaces among them, and the
      * bootstrap's) and send nonsense, then close: UCX drops them and every PE's puts and gets stay exact.
      */

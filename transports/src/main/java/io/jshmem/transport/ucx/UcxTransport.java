@@ -21,6 +21,7 @@ import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -114,6 +115,9 @@ public final class UcxTransport implements Transport
     private final AtomicIntegerArray lost;
     private final AtomicIntegerArray reported;
     private final ThreadLocal<Scratch> scratch;
+    /** The live contexts (quietAll confirms their signals). */
+    private final java.util.Set<UcxContext> contexts = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicLong signalConfirmations = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closed;
     private volatile boolean quiescing;
 
@@ -152,12 +156,43 @@ public final class UcxTransport implements Transport
     {
     }
 
-    /** A context: UCX completes by worker and endpoint, so a context only names the transport. */
-    private static final class UcxContext implements TransportContext
+    /**
+     * A context. UCX completes by worker and endpoint; what a context keeps is the targets of the signals it sent as active
+     * messages since its last quiet, which a flush completes only locally (UCX's flush covers RMA and atomics): its quiet
+     * confirms them ({@link #confirmSignals}).
+     */
+    private final class UcxContext implements TransportContext
     {
+        /** A context of the collectives ({@link #createCollectiveContext()}): barrier_all's quiet leaves it alone. */
+        final boolean collective;
+        /** Bit {@code pe}: a signal went to pe as an active message since this context's last quiet (any thread's). */
+        final AtomicLongArray amTargets = new AtomicLongArray((n + 63) >>> 6);
+
+        UcxContext(final boolean collective)
+        {
+            this.collective = collective;
+        }
+
+        void signalled(final int pe)
+        {
+            final long bit = 1L << (pe & 63);
+            if ((amTargets.get(pe >>> 6) & bit) == 0)
+            {
+                amTargets.getAndAccumulate(pe >>> 6, bit, (a, b) -> a | b);
+            }
+        }
+
+        /** @return whether pe was marked (the mark is cleared). */
+        boolean takeSignalled(final int pe)
+        {
+            final long bit = 1L << (pe & 63);
+            return (amTargets.get(pe >>> 6) & bit) != 0 && (amTargets.getAndAccumulate(pe >>> 6, ~bit, (a, b) -> a & b) & bit) != 0;
+        }
+
         @Override
         public void close()
         {
+            contexts.remove(this);
         }
     }
 
@@ -442,7 +477,20 @@ public final class UcxTransport implements Transport
     @Override
     public TransportContext createContext()
     {
-        return new UcxContext();
+        return newContext(false);
+    }
+
+    @Override
+    public TransportContext createCollectiveContext()
+    {
+        return newContext(true);
+    }
+
+    private UcxContext newContext(final boolean collective)
+    {
+        final UcxContext c = new UcxContext(collective);
+        contexts.add(c);
+        return c;
     }
 
     // ------------------------------------------------------------------ RMA
@@ -531,6 +579,7 @@ public final class UcxTransport implements Transport
             throw failed(pe, "signal to", t);
         }
         s.amSent = true;
+        ((UcxContext)ctx).signalled(pe); // its quiet confirms that pe applied it
         complete(req, pe, "signal to", false); // the header is this thread's: reusable once UCX has it
     }
 
@@ -694,12 +743,52 @@ public final class UcxTransport implements Transport
     public void quiet(final TransportContext ctx)
     {
         flushWorker();
+        confirmSignals((UcxContext)ctx);
     }
 
     @Override
     public void quietAll(final boolean collectives)
     {
         flushWorker(); // one worker: a flush completes every context's operations, the collectives' too
+        for (final UcxContext c : contexts)
+        {
+            if (collectives || !c.collective)
+            {
+                confirmSignals(c);
+            }
+        }
+    }
+
+    /**
+     * Completes at their targets the signals a context sent as active messages: UCX completes an active message when it
+     * leaves (a flush covers RMA and atomics only), so a quiet would otherwise return before a target applied such a
+     * signal, and a third PE told of the quiet could read the old value. One fetch of the target's first heap word on the
+     * same endpoint per target: the target answers it after the messages that came before it on that connection.
+     */
+    private void confirmSignals(final UcxContext c)
+    {
+        for (int w = 0; w < c.amTargets.length(); w++)
+        {
+            long bits = c.amTargets.get(w) == 0 ? 0 : c.amTargets.getAndSet(w, 0);
+            while (bits != 0)
+            {
+                final int pe = (w << 6) + Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+                confirmSignal(c, pe);
+            }
+        }
+    }
+
+    private void confirmSignal(final UcxContext c, final int pe)
+    {
+        final long ignored = amo(c, pe, AtomicOp.FETCH, 8, 0, 0, 0);
+        signalConfirmations.incrementAndGet();
+    }
+
+    /** @return how many round trips quiets made to confirm signals sent as active messages (tests). */
+    public long signalConfirmations()
+    {
+        return signalConfirmations.get();
     }
 
     private void flushWorker()
@@ -727,6 +816,11 @@ public final class UcxTransport implements Transport
             s.param.set(JAVA_INT, 0, 0);
             complete(call(u.epFlushNbx, p.ep(), s.param), pe, "pe_quiet of", false);
             s.dirty[pe] = false;
+            final UcxContext c = (UcxContext)ctx;
+            if (c.takeSignalled(pe))
+            {
+                confirmSignal(c, pe);
+            }
         }
     }
 
