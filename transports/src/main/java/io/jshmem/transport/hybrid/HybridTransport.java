@@ -33,8 +33,9 @@ import java.util.Set;
  * orders the data before the signal; the proxy delivers in order);</li>
  * <li>UCX completes a signal (an active message) when it is sent, not when the target applied it; so before the
  * proxy carries a signal or an atomic to a target that signals went to through UCX, or anything at all after a fence
- * or quiet since such signals, a fetch through UCX on the same connection confirms they were applied: two signals to
- * one word arrive in the order they were sent, and a fence orders signals before what follows;</li>
+ * since such signals, a fetch through UCX on the same connection confirms they were applied: two signals to one word
+ * arrive in the order they were sent, and a fence orders signals before what follows (UCX's own quiet and pe_quiet
+ * confirm them the same way, so nothing is left to confirm after them);</li>
  * <li>{@link #fence}, {@link #quiet}, {@link #peQuiet} reach both.</li>
  * </ul>
  */
@@ -266,8 +267,9 @@ public final class HybridTransport implements Transport
         {
             ucx.quiet(c.ucx); // else UCX carried only operations that completed before they returned
             c.ucxSent = false;
+            java.util.Arrays.fill(c.ucxSignal, 0); // UCX's quiet confirmed that its signals were applied
         }
-        c.fences++; // quiet orders as a fence does (UCX's flush completes its signals only locally)
+        c.fences++; // quiet orders as a fence does
     }
 
     @Override
@@ -282,10 +284,10 @@ public final class HybridTransport implements Transport
     {
         final Ctx c = (Ctx)ctx;
         proxy.peQuiet(c.proxy, pe);
-        ucx.peQuiet(c.ucx, pe);
+        ucx.peQuiet(c.ucx, pe); // completes UCX's signals to pe at pe, not just sent
         if (pe >= 0 && pe < n)
         {
-            afterUcxSignals(c, pe, true); // complete at pe, not just sent
+            c.ucxSignal[pe] = 0;
         }
     }
 
