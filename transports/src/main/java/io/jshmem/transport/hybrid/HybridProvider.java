@@ -7,6 +7,7 @@ import io.jshmem.transport.TransportSetup;
 import io.jshmem.transport.proxy.ProxyProvider;
 import io.jshmem.transport.proxy.ProxyTransport;
 import io.jshmem.transport.ucx.UcxProvider;
+import io.jshmem.transport.ucx.UcxTransport;
 
 /**
  * {@code hybrid}: the proxy and UCX to the same peers, chosen per operation ({@link HybridTransport}). Listed by name
@@ -48,7 +49,7 @@ public final class HybridProvider implements TransportProvider
     @Override
     public Transport create(final TransportSetup setup)
     {
-        final Transport u = ucx.create(setup);
+        final UcxTransport u = (UcxTransport)ucx.create(setup);
         try
         {
             return new HybridTransport((ProxyTransport)proxy.create(setup), u, setup.bootstrap().size());

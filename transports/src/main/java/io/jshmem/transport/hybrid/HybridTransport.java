@@ -6,6 +6,7 @@ import io.jshmem.transport.ReachabilityMap;
 import io.jshmem.transport.Transport;
 import io.jshmem.transport.TransportContext;
 import io.jshmem.transport.proxy.ProxyTransport;
+import io.jshmem.transport.ucx.UcxTransport;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -45,7 +46,7 @@ public final class HybridTransport implements Transport
     public static final long UCX_GET_MAX = 16 << 10;
 
     private final ProxyTransport proxy;
-    private final Transport ucx;
+    private final UcxTransport ucx;
     private final int n;
 
     /**
@@ -53,7 +54,7 @@ public final class HybridTransport implements Transport
      * @param ucx   the UCX transport (not yet connected); this transport owns it.
      * @param n     the job's PEs.
      */
-    public HybridTransport(final ProxyTransport proxy, final Transport ucx, final int n)
+    public HybridTransport(final ProxyTransport proxy, final UcxTransport ucx, final int n)
     {
         this.proxy = proxy;
         this.ucx = ucx;
@@ -100,7 +101,7 @@ public final class HybridTransport implements Transport
         final int mark = c.ucxSignal[pe];
         if (mark != 0 && (signal || mark - 1 < c.fences))
         {
-            ucx.amo(c.ucx, pe, AtomicOp.FETCH, 8, 0, 0, 0);
+            ucx.confirmApplied(c.ucx, pe);
             c.ucxSignal[pe] = 0;
         }
     }

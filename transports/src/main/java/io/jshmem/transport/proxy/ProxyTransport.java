@@ -628,7 +628,6 @@ public final class ProxyTransport implements Transport
     {
         final Completions.Slot s = completions.slot(slot);
         s.waiter = Thread.currentThread(); // before reading the state: pairs with Completions.complete
-        int spins = roundTripSpins;
         int count = 0;
         while (s.state != Completions.DONE)
         {
@@ -637,13 +636,7 @@ public final class ProxyTransport implements Transport
             {
                 break;
             }
-            if (spins > 0)
-            {
-                spins--;
-                Thread.onSpinWait();
-                continue;
-            }
-            count = idle.applyAsInt(count);
+            count = roundTripIdle(count);
         }
     }
 
@@ -776,6 +769,21 @@ public final class ProxyTransport implements Transport
         return pe >= 0 && pe < n && reached[pe] && ctx.completed.get(pe) < ctx.issued.get(pe);
     }
 
+    /**
+     * The idle step of a wait for this PE's own round trip (after the caller's duty cycle): {@link #roundTripSpins} bare
+     * spins, then the PE's wait strategy, whose count starts at 0 after them.
+     */
+    private int roundTripIdle(final int count)
+    {
+        if (count < roundTripSpins)
+        {
+            Thread.onSpinWait();
+            return count + 1;
+        }
+        final int later = idle.applyAsInt(count - roundTripSpins);
+        return later > Integer.MAX_VALUE - roundTripSpins ? Integer.MAX_VALUE : later + roundTripSpins;
+    }
+
     /** Waits until pe acknowledged the context's requests up to {@code issued} (those issued before the quiet). */
     private void awaitCompleted(final ProxyContext ctx, final int pe, final long issued)
     {
@@ -786,7 +794,6 @@ public final class ProxyTransport implements Transport
         ctx.waitPe = pe;
         ctx.waitFor = issued;
         ctx.waiter = Thread.currentThread();
-        int spins = roundTripSpins;
         int count = 0;
         while (ctx.completed.get(pe) < issued)
         {
@@ -795,13 +802,7 @@ public final class ProxyTransport implements Transport
             {
                 break;
             }
-            if (spins > 0)
-            {
-                spins--;
-                Thread.onSpinWait();
-                continue;
-            }
-            count = idle.applyAsInt(count);
+            count = roundTripIdle(count);
         }
         ctx.waiter = null;
     }

@@ -785,6 +785,19 @@ public final class UcxTransport implements Transport
         signalConfirmations.incrementAndGet();
     }
 
+    /**
+     * Completes at {@code pe} what this context sent it so far, signals sent as active messages included: one fetch on the
+     * same endpoint, which pe answers after everything that came before it on that connection; the context's quiet then
+     * has nothing left to confirm for pe. For a transport composed with this one that must order its own messages to pe
+     * after them (the hybrid transport).
+     */
+    public void confirmApplied(final TransportContext ctx, final int pe)
+    {
+        final UcxContext c = (UcxContext)ctx;
+        c.takeSignalled(pe);
+        confirmSignal(c, pe);
+    }
+
     /** @return how many round trips quiets made to confirm signals sent as active messages (tests). */
     public long signalConfirmations()
     {
