@@ -202,6 +202,49 @@ class CollectivesThreadsTest
     }
 
     /**
+     * Round-robin placement ({@code JSHMEM_TEST_NODE_LAYOUT=cyclic:K}, as a launcher mapping ranks by node places them): a
+     * node's members are not consecutive ranks, so the node-aware algorithms move a group's blocks in several runs (the
+     * hierarchical fcollect and collect one put per run of consecutive ranks). 6 PEs on 2 pretend nodes and 7 on 3 (uneven),
+     * under every algorithm set with the grouping by node, on WORLD and on the even and odd-reversed teams.
+     */
+    static Stream<Arguments> cyclicLayouts()
+    {
+        final List<Arguments> args = new ArrayList<>();
+        final List<Map<String, String>> sets = algorithmSets();
+        for (final int[] nk : new int[][] {{6, 2}, {7, 3}})
+        {
+            for (int s = 0; s < sets.size(); s++)
+            {
+                final Map<String, String> env = new java.util.HashMap<>(sets.get(s));
+                env.remove("SHMEM_TEAM_GROUP_SIZE");
+                env.put("JSHMEM_TEST_NODE_LAYOUT", "cyclic:" + nk[1]);
+                args.add(Arguments.of(nk[0], nk[1], s, env));
+            }
+        }
+        return args.stream();
+    }
+
+    @ParameterizedTest(name = "{0} PEs cyclic over {1} nodes, algorithm set {2}")
+    @MethodSource("cyclicLayouts")
+    void everyCollectiveMatchesItsReferenceWithRanksRoundRobinOverNodes(final int n, final int nodes, final int set,
+        final Map<String, String> env) throws Exception
+    {
+        ThreadPes.run(n, env, shmem -> {
+            final Team world = shmem.teamWorld();
+            final Buffers b = new Buffers(shmem);
+            runAll(world, SEED + set, b);
+            final Team even = world.splitStrided(0, 2, (n + 1) / 2);
+            final Team oddReversed = world.splitStrided(n % 2 == 0 ? n - 1 : n - 2, -2, n / 2);
+            runAll(even.isValid() ? even : oddReversed, SEED + set + 1, b);
+            runAll(oddReversed.isValid() ? oddReversed : even, SEED + set + 2, b);
+            even.close();
+            oddReversed.close();
+            shmem.barrierAll();
+            b.free(shmem);
+        });
+    }
+
+    /**
      * The automatic split reduction over two pretend nodes of 8 PEs, from 8 bytes to 512 KiB (the sizes whose owners per node
      * change: one, then as many as make a slice fit, then every member; where the job's PEs outnumber the machine's cores,
      * as 16 thread PEs on a machine of fewer than 16 do, 4 owners from 32 KiB, {@code Choice.SHARED_CORES_OWNERS}), on

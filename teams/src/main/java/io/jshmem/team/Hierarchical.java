@@ -110,8 +110,9 @@ final class Hierarchical
 
     /**
      * Allgather: every member puts its block into its leader's dest, each leader puts its group's blocks
-     * into every other leader's dest (one message per leader pair), then puts the whole result into its
-     * members' dest. Blocks go straight to their final place; no scratch.
+     * into every other leader's dest (one put per run of consecutive ranks, so one put and its signal per leader
+     * pair where ranks are placed block-wise), then puts the whole result into its members' dest. Blocks go
+     * straight to their final place; no scratch.
      *
      * @param offsets element offset of each rank's block in dest, and the total at [size]; every member's
      *                own block is already in its dest.
@@ -131,17 +132,40 @@ final class Hierarchical
         {
             c.await(group[i], 0);
         }
+        // the group's blocks as runs of consecutive ranks (one run where ranks are placed block-wise): a message per run
+        final int[] runStart = new int[group.length];
+        final int[] runLength = new int[group.length];
+        int runs = 0;
+        for (final int member : group)
+        {
+            if (runs > 0 && runStart[runs - 1] + runLength[runs - 1] == member)
+            {
+                runLength[runs - 1]++;
+            }
+            else
+            {
+                runStart[runs] = member;
+                runLength[runs++] = 1;
+            }
+        }
         final int[] leaders = h.leaders();
         final int n = leaders.length;
         for (int d = 1; d < n; d++)
         {
             final int to = leaders[(h.leaderIndex() + d) % n];
-            for (final int member : group)
+            for (int r = 0; r < runs; r++)
             {
-                c.put(dest, offsets[member], all, offsets[member] * eb, Collectives.blocksBytes(offsets, member, 1, eb), to);
+                final int first = runStart[r];
+                final long bytes = Collectives.blocksBytes(offsets, first, runLength[r], eb);
+                if (r < runs - 1)
+                {
+                    c.put(dest, offsets[first], all, offsets[first] * eb, bytes, to);
+                }
+                else
+                {
+                    c.putSignal(dest, offsets[first], all, offsets[first] * eb, bytes, to, 1);
+                }
             }
-            c.ctx.fence();
-            c.signal(to, 1);
         }
         for (int d = 1; d < n; d++)
         {

@@ -15,11 +15,16 @@ import java.util.Arrays;
  * counts, e.g. {@code 2,2} or {@code 3,1}, places consecutive WORLD PEs on pretend nodes of those
  * sizes; PEs on different pretend nodes are then not p2p for the teams module, although the transport
  * still maps them. That runs the multi-node choices and algorithms with every PE in one JVM.
+ * {@code cyclic:K} places WORLD PE i on pretend node {@code i mod K} instead (round-robin, as a launcher
+ * mapping ranks by node does), so a node's members are not consecutive ranks.
  */
 final class NodeLayout
 {
     /** The test hook's variable. */
     static final String TEST_VARIABLE = "JSHMEM_TEST_NODE_LAYOUT";
+
+    /** The test hook's round-robin form: {@code cyclic:K}. */
+    static final String CYCLIC = "cyclic:";
 
     /** Which ordered pairs of WORLD PEs the transports connect by p2p. */
     interface Reach
@@ -62,6 +67,30 @@ final class NodeLayout
     static int[] parseTest(final String text, final int nPes)
     {
         final int[] nodes = new int[nPes];
+        if (text.strip().startsWith(CYCLIC))
+        {
+            final String k = text.strip().substring(CYCLIC.length()).strip();
+            final int count;
+            try
+            {
+                count = Integer.parseInt(k);
+            }
+            catch (final NumberFormatException ex)
+            {
+                throw new ConfigurationException(TEST_VARIABLE, TEST_VARIABLE + "='" + text + "' does not name a number of nodes after '" +
+                    CYCLIC + "'");
+            }
+            if (count < 1 || count > nPes)
+            {
+                throw new ConfigurationException(TEST_VARIABLE, TEST_VARIABLE + "='" + text + "' asks for " + count +
+                    " nodes; the job has " + nPes + " PEs");
+            }
+            for (int pe = 0; pe < nPes; pe++)
+            {
+                nodes[pe] = pe % count;
+            }
+            return nodes;
+        }
         int pe = 0;
         int node = 0;
         try

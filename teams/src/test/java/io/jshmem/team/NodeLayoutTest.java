@@ -22,12 +22,14 @@ class NodeLayoutTest
         assertArrayEquals(new int[] {0, 0, 1, 1}, NodeLayout.parseTest("2,2", 4));
         assertArrayEquals(new int[] {0, 0, 0, 1, 1, 1}, NodeLayout.parseTest(" 3, 3 ", 6));
         assertArrayEquals(new int[] {0, 0, 0, 1}, NodeLayout.parseTest("3,1", 4));
+        assertArrayEquals(new int[] {0, 1, 0, 1, 0, 1}, NodeLayout.parseTest("cyclic:2", 6));
+        assertArrayEquals(new int[] {0, 1, 2, 0, 1}, NodeLayout.parseTest(" cyclic: 3 ", 5));
     }
 
     @Test
     void badTestLayoutsAreConfigurationErrors()
     {
-        for (final String bad : new String[] {"2,x", "0,4", "2,1", "3,3", ""})
+        for (final String bad : new String[] {"2,x", "0,4", "2,1", "3,3", "", "cyclic:", "cyclic:x", "cyclic:0", "cyclic:5"})
         {
             final ConfigurationException ex = assertThrows(ConfigurationException.class, () -> NodeLayout.parseTest(bad, 4), bad);
             assertEquals(NodeLayout.TEST_VARIABLE, ex.optionName());
