@@ -85,22 +85,25 @@ class CollectivesThreadsTest
     @MethodSource("cases")
     void everyCollectiveMatchesItsReference(final int n, final int set, final Map<String, String> env) throws Exception
     {
-        ThreadPes.run(n, env, shmem -> {
-            final Team world = shmem.teamWorld();
-            final Buffers b = new Buffers(shmem);
-            runAll(world, SEED + set, b);
-            // even PEs, and odd PEs in reverse order (negative stride), split from WORLD
-            final Team even = world.splitStrided(0, 2, (n + 1) / 2);
-            final Team oddReversed = n > 1 ? world.splitStrided(n % 2 == 0 ? n - 1 : n - 2, -2, n / 2) : Team.INVALID;
-            runAll(even.isValid() ? even : oddReversed, SEED + set + 1, b);
-            final Team last = world.splitStrided(n - 1, 0, 1); // a team of one
-            runAll(last, SEED + set + 2, b);
-            last.close();
-            even.close();
-            oddReversed.close();
-            shmem.barrierAll();
-            b.free(shmem);
-        });
+        ThreadPes.run(n, env, shmem -> onWorldAndSplits(shmem, n, SEED + set));
+    }
+
+    /** Every collective on WORLD, on the even PEs or the odd ones in reverse order (negative stride), and on a team of one. */
+    private static void onWorldAndSplits(final Shmem shmem, final int n, final long seed)
+    {
+        final Team world = shmem.teamWorld();
+        final Buffers b = new Buffers(shmem);
+        runAll(world, seed, b);
+        final Team even = world.splitStrided(0, 2, (n + 1) / 2);
+        final Team oddReversed = n > 1 ? world.splitStrided(n % 2 == 0 ? n - 1 : n - 2, -2, n / 2) : Team.INVALID;
+        runAll(even.isValid() ? even : oddReversed, seed + 1, b);
+        final Team last = world.splitStrided(n - 1, 0, 1); // a team of one
+        runAll(last, seed + 2, b);
+        last.close();
+        even.close();
+        oddReversed.close();
+        shmem.barrierAll();
+        b.free(shmem);
     }
 
     /**
@@ -205,7 +208,7 @@ class CollectivesThreadsTest
      * Round-robin placement ({@code JSHMEM_TEST_NODE_LAYOUT=cyclic:K}, as a launcher mapping ranks by node places them): a
      * node's members are not consecutive ranks, so the node-aware algorithms move a group's blocks in several runs (the
      * hierarchical fcollect and collect one put per run of consecutive ranks). 6 PEs on 2 pretend nodes and 7 on 3 (uneven),
-     * under every algorithm set with the grouping by node, on WORLD and on the even and odd-reversed teams.
+     * under every algorithm set with the grouping by node, on WORLD, the even or odd-reversed team and a team of one.
      */
     static Stream<Arguments> cyclicLayouts()
     {
@@ -229,19 +232,7 @@ class CollectivesThreadsTest
     void everyCollectiveMatchesItsReferenceWithRanksRoundRobinOverNodes(final int n, final int nodes, final int set,
         final Map<String, String> env) throws Exception
     {
-        ThreadPes.run(n, env, shmem -> {
-            final Team world = shmem.teamWorld();
-            final Buffers b = new Buffers(shmem);
-            runAll(world, SEED + set, b);
-            final Team even = world.splitStrided(0, 2, (n + 1) / 2);
-            final Team oddReversed = world.splitStrided(n % 2 == 0 ? n - 1 : n - 2, -2, n / 2);
-            runAll(even.isValid() ? even : oddReversed, SEED + set + 1, b);
-            runAll(oddReversed.isValid() ? oddReversed : even, SEED + set + 2, b);
-            even.close();
-            oddReversed.close();
-            shmem.barrierAll();
-            b.free(shmem);
-        });
+        ThreadPes.run(n, env, shmem -> onWorldAndSplits(shmem, n, SEED + set));
     }
 
     /**
