@@ -111,8 +111,9 @@ final class Hierarchical
     /**
      * Allgather: every member puts its block into its leader's dest, each leader puts its group's blocks
      * into every other leader's dest (one put per run of consecutive ranks, so one put and its signal per leader
-     * pair where ranks are placed block-wise), then puts the whole result into its members' dest. Blocks go
-     * straight to their final place; no scratch.
+     * pair where ranks are placed block-wise), then puts the whole result into its members' dest. Small results
+     * between a power of two of leaders of block-wise groups go by recursive doubling instead
+     * ({@link Choice#leaderDoubling}). Blocks go straight to their final place; no scratch.
      *
      * @param offsets element offset of each rank's block in dest, and the total at [size]; every member's
      *                own block is already in its dest.
@@ -132,6 +133,28 @@ final class Hierarchical
         {
             c.await(group[i], 0);
         }
+        final int[] leaders = h.leaders();
+        final int n = leaders.length;
+        if (Choice.leaderDoubling(n, offsets[c.size] * eb, h.blockwise()))
+        {
+            // recursive doubling between the leaders: before round k a leader holds the aligned block of 2^k groups around
+            // its own, consecutive ranks, and swaps it with the leader 2^k away (log2 leaders messages, not leaders - 1)
+            final int li = h.leaderIndex();
+            final int[][] groups = h.groups();
+            int step = 1;
+            for (int dist = 1; dist < n; dist <<= 1, step++)
+            {
+                final int base = li & -dist;
+                final int first = groups[base][0];
+                final int[] lastGroup = groups[base + dist - 1];
+                final int end = lastGroup[lastGroup.length - 1] + 1;
+                final int partner = leaders[li ^ dist];
+                c.putSignal(dest, offsets[first], all, offsets[first] * eb, (offsets[end] - offsets[first]) * eb, partner, step);
+                c.await(partner, step);
+            }
+            release(c, h, dest, all, offsets);
+            return;
+        }
         // the group's blocks as runs of consecutive ranks (one run where ranks are placed block-wise): a message per run
         final int[] runStart = new int[group.length];
         final int[] runLength = new int[group.length];
@@ -148,8 +171,6 @@ final class Hierarchical
                 runLength[runs++] = 1;
             }
         }
-        final int[] leaders = h.leaders();
-        final int n = leaders.length;
         for (int d = 1; d < n; d++)
         {
             final int to = leaders[(h.leaderIndex() + d) % n];
@@ -171,9 +192,17 @@ final class Hierarchical
         {
             c.await(leaders[(h.leaderIndex() - d + n) % n], 1);
         }
+        release(c, h, dest, all, offsets);
+    }
+
+    /** A leader puts the gathered result into its members' dest. */
+    private static void release(final Channel c, final Hierarchy h, final SymmetricArray<?> dest, final MemorySegment all,
+        final long[] offsets)
+    {
+        final int[] group = h.group();
         for (int i = 1; i < group.length; i++)
         {
-            c.putSignal(dest, 0, all, 0, offsets[c.size] * eb, group[i], RELEASE);
+            c.putSignal(dest, 0, all, 0, offsets[c.size] * dest.elementBytes(), group[i], RELEASE);
         }
     }
 

@@ -76,6 +76,24 @@ record Hierarchy(int[] group, int myIndex, int[] leaders, int leaderIndex, int m
         return new Hierarchy(mine, myIndex, leaders, leaderIndex, maxGroup, leaderOf, all, groupIndex, sameIndex);
     }
 
+    /**
+     * @return whether every group is a run of consecutive team ranks and the groups follow each other in rank order
+     *         (ranks placed block-wise by node): then any run of consecutive groups holds consecutive ranks.
+     */
+    boolean blockwise()
+    {
+        int next = 0;
+        for (final int[] g : groups)
+        {
+            if (g[0] != next || g[g.length - 1] != next + g.length - 1)
+            {
+                return false;
+            }
+            next += g.length;
+        }
+        return true;
+    }
+
     /** @return the smallest group's size. */
     int minGroup()
     {

@@ -3,6 +3,7 @@ package io.jshmem.team;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -80,6 +81,23 @@ class ChoiceTest
                 assertEquals(size <= 4 ? Algorithm.Alltoall.LINEAR : Algorithm.Alltoall.PAIRWISE,
                     Choice.alltoall(Algorithm.Alltoall.AUTO, size, false, false, false, 8, 8, 1024, 1));
             }
+        }
+    }
+
+    @Test
+    void leadersGatherByRecursiveDoublingOnlyForSmallResultsOfAPowerOfTwoOfBlockwiseGroups()
+    {
+        final long max = Choice.LEADER_DOUBLING_MAX_BYTES;
+        for (final int leaders : new int[] {2, 4, 8, 64})
+        {
+            assertTrue(Choice.leaderDoubling(leaders, 8, true), leaders + " leaders, 8 bytes");
+            assertTrue(Choice.leaderDoubling(leaders, max, true), leaders + " leaders, the bound");
+            assertFalse(Choice.leaderDoubling(leaders, max + 1, true), leaders + " leaders, past the bound");
+            assertFalse(Choice.leaderDoubling(leaders, 8, false), leaders + " leaders, groups not block-wise");
+        }
+        for (final int leaders : new int[] {1, 3, 6, 7, 12})
+        {
+            assertFalse(Choice.leaderDoubling(leaders, 8, true), leaders + " leaders");
         }
     }
 

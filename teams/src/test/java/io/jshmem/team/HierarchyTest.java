@@ -57,6 +57,21 @@ class HierarchyTest
     }
 
     @Test
+    void blockwiseOnlyWhereGroupsAreConsecutiveRanksInRankOrder()
+    {
+        final int[][] yes = {{0, 0, 1, 1, 1, 2}, {5, 5, 9}, {0, 1, 2, 3}, {0, 0, 0}};
+        for (final int[] ids : yes)
+        {
+            assertTrue(Hierarchy.of(ids.length, 0, r -> ids[r]).blockwise(), Arrays.toString(ids));
+        }
+        final int[][] no = {{0, 1, 0, 1}, {0, 0, 1, 0}, {0, 1, 1, 0}};
+        for (final int[] ids : no)
+        {
+            assertFalse(Hierarchy.of(ids.length, 0, r -> ids[r]).blockwise(), Arrays.toString(ids));
+        }
+    }
+
+    @Test
     void interleavedGroupsKeepRankOrderWithinEachGroup()
     {
         final int size = 9;
