@@ -108,8 +108,9 @@ class CollectivesThreadsTest
 
     /**
      * Node layouts (PEs per pretend node, consecutive WORLD PEs, through the teams module's test hook
-     * {@code JSHMEM_TEST_NODE_LAYOUT}): 2 hosts x 2 PEs, 2 x 3, an uneven 3 + 1, and 4 and 8 uneven nodes (the
-     * hierarchical fcollect's leaders by recursive doubling at small sizes), under every algorithm
+     * {@code JSHMEM_TEST_NODE_LAYOUT}): 2 hosts x 2 PEs, 2 x 3, an uneven 3 + 1, and 3, 4, 6 and 8 uneven nodes (the
+     * hierarchical fcollect's leaders by Bruck's doubling at small sizes, wrapping past the last leader where they are
+     * not a power of two), under every algorithm
      * set with the grouping by node (SHMEM_TEAM_GROUP_SIZE removed), so the node-aware algorithms pick
      * one leader per pretend node and the one-round algorithms that read peers' heaps are not chosen
      * across pretend nodes.
@@ -118,7 +119,7 @@ class CollectivesThreadsTest
     {
         final List<Arguments> args = new ArrayList<>();
         final List<Map<String, String>> sets = algorithmSets();
-        for (final String layout : new String[] {"2,2", "3,3", "3,1", "2,1,2,3", "1,2,1,1,2,1,1,1"})
+        for (final String layout : new String[] {"2,2", "3,3", "3,1", "2,1,2", "2,1,2,3", "1,2,1,2,1,1", "1,2,1,1,2,1,1,1"})
         {
             for (int s = 0; s < sets.size(); s++)
             {

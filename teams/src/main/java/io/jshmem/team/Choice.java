@@ -149,14 +149,14 @@ final class Choice
     }
 
     /**
-     * Up to this many bytes in all, the hierarchical fcollect and collect exchange between leaders by recursive doubling
-     * ({@link #leaderDoubling}). At 64 PEs on 8 test hosts of a 16-core machine the one-message-per-leader-pair exchange
+     * Up to this many bytes in all, the hierarchical fcollect and collect exchange between leaders by Bruck's algorithm
+     * ({@link #leaderDoubling}: ceil(log2 leaders) rounds of one message each, the doubling of the barrier's
+     * dissemination). At 64 PEs on 8 test hosts of a 16-core machine the one-message-per-leader-pair exchange
      * took 460-580 µs at 8-256 bytes per PE (up to 16 KiB in all) against the hierarchical barrier's 330-375 (three
      * rounds of one message), and a polling PE writes each of its 7 messages itself; from 512 bytes per PE it was 0.3-0.8x
-     * OSHMEM's time. Measured with doubling on the 2-core machine (CollectivesBench {@code --only fcollect}, proxy, 2 PEs
-     * per test host, alternating with the one-message-per-pair build, 3 runs each; docs/teams.md): at 16 PEs on 8 hosts
-     * 8 B-1 KiB per PE took 0.70-0.78x the time (medians 0.94-1.15 ms against 1.30-1.47), at 8 PEs on 4 hosts 8 B-2 KiB
-     * took 0.65-0.89x.
+     * OSHMEM's time. Measured on the 2-core machine (CollectivesBench {@code --only fcollect}, proxy, 2 PEs per test host,
+     * alternating with the one-message-per-pair build, 3 runs each; docs/teams.md): at 16 PEs on 8 hosts 8 B-1 KiB per PE
+     * took 0.67-0.79x the time; at 4 and 6 leaders it stayed within the runs' spread.
      */
     static final long LEADER_DOUBLING_MAX_BYTES = 16 << 10;
 
@@ -164,12 +164,12 @@ final class Choice
      * @param leaders    the groups (nodes) of the team
      * @param totalBytes the size of the gathered result
      * @param blockwise  whether the groups are runs of consecutive ranks in rank order ({@link Hierarchy#blockwise()})
-     * @return whether the hierarchical allgather's leaders exchange by recursive doubling (a power of two of them, block-wise
-     *         groups, at most {@link #LEADER_DOUBLING_MAX_BYTES}) rather than one message per leader pair
+     * @return whether the hierarchical allgather's leaders exchange by Bruck's doubling (block-wise groups, at most
+     *         {@link #LEADER_DOUBLING_MAX_BYTES}) rather than one message per leader pair
      */
     static boolean leaderDoubling(final int leaders, final long totalBytes, final boolean blockwise)
     {
-        return blockwise && leaders >= 2 && Integer.bitCount(leaders) == 1 && totalBytes <= LEADER_DOUBLING_MAX_BYTES;
+        return blockwise && leaders >= 2 && totalBytes <= LEADER_DOUBLING_MAX_BYTES;
     }
 
     /**

@@ -112,8 +112,8 @@ final class Hierarchical
      * Allgather: every member puts its block into its leader's dest, each leader puts its group's blocks
      * into every other leader's dest (one put per run of consecutive ranks, so one put and its signal per leader
      * pair where ranks are placed block-wise), then puts the whole result into its members' dest. Small results
-     * between a power of two of leaders of block-wise groups go by recursive doubling instead
-     * ({@link Choice#leaderDoubling}). Blocks go straight to their final place; no scratch.
+     * of block-wise groups go between the leaders by Bruck's algorithm instead ({@link Choice#leaderDoubling}).
+     * Blocks go straight to their final place; no scratch.
      *
      * @param offsets element offset of each rank's block in dest, and the total at [size]; every member's
      *                own block is already in its dest.
@@ -133,28 +133,51 @@ final class Hierarchical
         {
             c.await(group[i], 0);
         }
+        if (Choice.leaderDoubling(h.leaders().length, offsets[c.size] * eb, h.blockwise()))
+        {
+            leadersByDoubling(c, h, dest, all, offsets);
+        }
+        else
+        {
+            leadersByPairs(c, h, dest, all, offsets);
+        }
+        release(c, h, dest, all, offsets);
+    }
+
+    /**
+     * Bruck's doubling between the leaders of block-wise groups: after round k a leader holds the 2^k groups from its own
+     * on (modulo the leaders); in round k it sends the leader 2^k before it the groups that one lacks, and gets its own
+     * from the leader 2^k after it: ceil(log2 leaders) messages each, not leaders - 1, straight into dest.
+     */
+    private static void leadersByDoubling(final Channel c, final Hierarchy h, final SymmetricArray<?> dest, final MemorySegment all,
+        final long[] offsets)
+    {
         final int[] leaders = h.leaders();
         final int n = leaders.length;
-        if (Choice.leaderDoubling(n, offsets[c.size] * eb, h.blockwise()))
+        final int li = h.leaderIndex();
+        int step = 1;
+        for (int dist = 1; dist < n; dist <<= 1, step++)
         {
-            // recursive doubling between the leaders: before round k a leader holds the aligned block of 2^k groups around
-            // its own, consecutive ranks, and swaps it with the leader 2^k away (log2 leaders messages, not leaders - 1)
-            final int li = h.leaderIndex();
-            final int[][] groups = h.groups();
-            int step = 1;
-            for (int dist = 1; dist < n; dist <<= 1, step++)
+            final int count = Math.min(dist, n - dist);
+            final int to = leaders[(li - dist + n) % n];
+            boolean viaCtx = putGroups(c, h, dest, all, offsets, li, Math.min(n, li + count), to);
+            if (li + count > n)
             {
-                final int base = li & -dist;
-                final int first = groups[base][0];
-                final int[] lastGroup = groups[base + dist - 1];
-                final int end = lastGroup[lastGroup.length - 1] + 1;
-                final int partner = leaders[li ^ dist];
-                c.putSignal(dest, offsets[first], all, offsets[first] * eb, (offsets[end] - offsets[first]) * eb, partner, step);
-                c.await(partner, step);
+                viaCtx |= putGroups(c, h, dest, all, offsets, 0, li + count - n, to); // the groups past the last, from the first
             }
-            release(c, h, dest, all, offsets);
-            return;
+            signalAfter(c, viaCtx, to, step);
+            c.await(leaders[(li + dist) % n], step);
         }
+    }
+
+    /** Every leader puts its group's blocks to every other leader: one put per run of consecutive ranks, then a signal. */
+    private static void leadersByPairs(final Channel c, final Hierarchy h, final SymmetricArray<?> dest, final MemorySegment all,
+        final long[] offsets)
+    {
+        final int[] group = h.group();
+        final int eb = dest.elementBytes();
+        final int[] leaders = h.leaders();
+        final int n = leaders.length;
         // the group's blocks as runs of consecutive ranks (one run where ranks are placed block-wise): a message per run
         final int[] runStart = new int[group.length];
         final int[] runLength = new int[group.length];
@@ -174,25 +197,44 @@ final class Hierarchical
         for (int d = 1; d < n; d++)
         {
             final int to = leaders[(h.leaderIndex() + d) % n];
+            boolean viaCtx = false;
             for (int r = 0; r < runs; r++)
             {
                 final int first = runStart[r];
-                final long bytes = Collectives.blocksBytes(offsets, first, runLength[r], eb);
-                if (r < runs - 1)
-                {
-                    c.put(dest, offsets[first], all, offsets[first] * eb, bytes, to);
-                }
-                else
-                {
-                    c.putSignal(dest, offsets[first], all, offsets[first] * eb, bytes, to, 1);
-                }
+                viaCtx |= c.put(dest, offsets[first], all, offsets[first] * eb, Collectives.blocksBytes(offsets, first, runLength[r], eb), to);
             }
+            signalAfter(c, viaCtx, to, 1);
         }
         for (int d = 1; d < n; d++)
         {
             c.await(leaders[(h.leaderIndex() - d + n) % n], 1);
         }
-        release(c, h, dest, all, offsets);
+    }
+
+    /**
+     * Puts groups [from, to) of a block-wise layout (consecutive ranks) from this leader's dest into leader {@code leader}'s
+     * dest.
+     *
+     * @return whether the put went through the context ({@link Channel#put})
+     */
+    private static boolean putGroups(final Channel c, final Hierarchy h, final SymmetricArray<?> dest, final MemorySegment all,
+        final long[] offsets, final int from, final int to, final int leader)
+    {
+        final int[][] groups = h.groups();
+        final int first = groups[from][0];
+        final int[] last = groups[to - 1];
+        final int eb = dest.elementBytes();
+        return c.put(dest, offsets[first], all, offsets[first] * eb, (offsets[last[last.length - 1] + 1] - offsets[first]) * eb, leader);
+    }
+
+    /** Signals {@code step} to {@code rank} after this PE's puts to it: the context's fence first where any went through it. */
+    private static void signalAfter(final Channel c, final boolean viaCtx, final int rank, final int step)
+    {
+        if (viaCtx)
+        {
+            c.ctx.fence();
+        }
+        c.signal(rank, step);
     }
 
     /** A leader puts the gathered result into its members' dest. */
