@@ -246,7 +246,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     }
 
     /** @return whether this machine runs more PEs than it has cores ({@link Bootstrap#machineSize()}). */
-    static boolean oversubscribed(final Bootstrap bootstrap)
+    private static boolean oversubscribed(final Bootstrap bootstrap)
     {
         return bootstrap.machineSize() > Runtime.getRuntime().availableProcessors();
     }

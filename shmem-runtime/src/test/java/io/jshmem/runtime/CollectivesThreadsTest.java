@@ -115,6 +115,15 @@ class CollectivesThreadsTest
      * one leader per pretend node and the one-round algorithms that read peers' heaps are not chosen
      * across pretend nodes.
      */
+    /** An algorithm set with the grouping by pretend node: SHMEM_TEAM_GROUP_SIZE removed, the node layout set. */
+    private static Map<String, String> onNodes(final Map<String, String> set, final String layout)
+    {
+        final Map<String, String> env = new java.util.HashMap<>(set);
+        env.remove("SHMEM_TEAM_GROUP_SIZE");
+        env.put("JSHMEM_TEST_NODE_LAYOUT", layout);
+        return env;
+    }
+
     static Stream<Arguments> layouts()
     {
         final List<Arguments> args = new ArrayList<>();
@@ -123,10 +132,7 @@ class CollectivesThreadsTest
         {
             for (int s = 0; s < sets.size(); s++)
             {
-                final Map<String, String> env = new java.util.HashMap<>(sets.get(s));
-                env.remove("SHMEM_TEAM_GROUP_SIZE");
-                env.put("JSHMEM_TEST_NODE_LAYOUT", layout);
-                args.add(Arguments.of(layout, s, env));
+                args.add(Arguments.of(layout, s, onNodes(sets.get(s), layout)));
             }
         }
         return args.stream();
@@ -220,10 +226,7 @@ class CollectivesThreadsTest
         {
             for (int s = 0; s < sets.size(); s++)
             {
-                final Map<String, String> env = new java.util.HashMap<>(sets.get(s));
-                env.remove("SHMEM_TEAM_GROUP_SIZE");
-                env.put("JSHMEM_TEST_NODE_LAYOUT", "cyclic:" + nk[1]);
-                args.add(Arguments.of(nk[0], nk[1], s, env));
+                args.add(Arguments.of(nk[0], nk[1], s, onNodes(sets.get(s), "cyclic:" + nk[1])));
             }
         }
         return args.stream();

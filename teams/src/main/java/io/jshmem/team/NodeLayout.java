@@ -67,9 +67,10 @@ final class NodeLayout
     static int[] parseTest(final String text, final int nPes)
     {
         final int[] nodes = new int[nPes];
-        if (text.strip().startsWith(CYCLIC))
+        final String trimmed = text.strip();
+        if (trimmed.startsWith(CYCLIC))
         {
-            final String k = text.strip().substring(CYCLIC.length()).strip();
+            final String k = trimmed.substring(CYCLIC.length()).strip();
             final int count;
             try
             {

@@ -72,8 +72,9 @@ public final class ProxyProvider implements TransportProvider
      *         cores the waits park after a few yields (the runtime's choice for a transport whose thread sends), and on 16
      *         cores that won: collectives at 32, 64 and 128 PEs on 4, 8 and 16 test hosts (2, 4 and 8 PEs per core) came
      *         at or under OSHMEM on more rows with waits polling (64 PEs: 52 and 56 of 65 rows in two runs, against 35-47
-     *         in five with waits leaving the sockets to the proxy thread). On 2 cores (2+2) the waiters' polls took the cores the senders' threads need: the 8-byte put rate
-     *         4.7-4.8 to 2.6-3.7 M/s and 1 MiB bandwidth 1300-1350 to 1015-1084 MB/s, so off there.
+     *         in five with waits leaving the sockets to the proxy thread). On 2 cores (2+2) the waiters' polls took the
+     *         cores the senders' threads need: the 8-byte put rate 4.7-4.8 to 2.6-3.7 M/s and 1 MiB bandwidth 1300-1350 to
+     *         1015-1084 MB/s, so off there.
      */
     static boolean waitPolls(final String setting, final int machinePes, final int cores)
     {

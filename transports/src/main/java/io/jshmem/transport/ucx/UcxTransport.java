@@ -19,8 +19,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
@@ -116,8 +118,8 @@ public final class UcxTransport implements Transport
     private final AtomicIntegerArray reported;
     private final ThreadLocal<Scratch> scratch;
     /** The live contexts (quietAll confirms their signals). */
-    private final java.util.Set<UcxContext> contexts = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    private final java.util.concurrent.atomic.AtomicLong signalConfirmations = new java.util.concurrent.atomic.AtomicLong();
+    private final Set<UcxContext> contexts = ConcurrentHashMap.newKeySet();
+    private final AtomicLong signalConfirmations = new AtomicLong();
     private volatile boolean closed;
     private volatile boolean quiescing;
 
