@@ -3,42 +3,206 @@ package io.jshmem.launch;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * {@code shmemrun --aot-cache FILE}: a JDK AOT cache (classes loaded and linked, method profiles) for the PEs' JVMs.
- * Where FILE and a matching stamp ({@code FILE.stamp}) exist, every PE starts from it ({@code -XX:AOTCache}); else PE 0
- * trains it ({@code -XX:AOTCacheOutput}: its JVM writes the cache when it exits) and the stamp is written once the job
- * ended well. The stamp is the JVM and each class path entry's path, size and modification time: the JDK does not
- * notice a rebuilt jar and would hand the PEs the classes of the build the cache was trained on, so a cache whose stamp
- * does not match is trained again. The JDK refuses a class path with a non-empty directory on it: checked first.
+ * {@code shmemrun --aot-cache auto|off|FILE}: a JDK AOT cache (classes loaded and linked, method profiles) for the PEs'
+ * JVMs.
+ * <p>
+ * Where the cache and a matching stamp ({@code FILE.stamp}) exist, every PE starts from it ({@code -XX:AOTCache});
+ * else PE 0 trains it ({@code -XX:AOTCacheOutput}: its JVM writes the cache when it exits, into a file of this job's
+ * own that the launcher renames to FILE once the job ended well, so that concurrent jobs never see half a cache). The
+ * stamp is the JVM and each class path entry's path, size and modification time: the JDK does not notice a rebuilt jar
+ * and would hand the PEs the classes of the build the cache was trained on, so a cache whose stamp does not match is
+ * trained again. The JDK refuses a class path with a non-empty directory on it.
+ * <p>
+ * {@code auto} (the default, {@link #auto}) does this for jobs of {@link #AUTO_MIN_PES} PEs or more whose class path
+ * is jars only, with one cache per JVM, JVM options, class path and program under the user's cache directory
+ * ({@code $XDG_CACHE_HOME/jshmem/aot}, else {@code ~/.cache/jshmem/aot}), the {@link #AUTO_KEEP} used last kept. It
+ * never fails a job: where a cache cannot be made or used it runs the PEs as they are, silently.
  */
 final class AotCache
 {
+    /** {@code --aot-cache auto}: a cache per program under the user's cache directory, for jobs this large. */
+    static final String AUTO = "auto";
+    /** {@code --aot-cache off}: no cache. */
+    static final String OFF = "off";
+    /**
+     * The fewest PEs for which {@code auto} makes a cache. The JIT's warm-up costs most where many JVMs share the cores
+     * (docs/library.md measures 16 to 256 PEs); a training run's extra seconds at PE 0's exit are not worth it below.
+     */
+    static final int AUTO_MIN_PES = 16;
+    /** How many caches {@code auto} keeps in its directory (the ones used last); 10 to 40 MiB each. */
+    static final int AUTO_KEEP = 8;
+    /** A training file older than this is left over from a launcher that died: {@code auto} deletes it. */
+    private static final long STALE_TRAINING_MS = 3_600_000L;
+    /** Beside an {@code auto} cache that PE 0 trained where this machine cannot see it: do not train again. */
+    static final String ELSEWHERE = ".elsewhere";
+    /** How the training file is named: {@code FILE.tmp-NONCE}. */
+    private static final String TRAINING = ".tmp-";
+
     private final String given;
     private final Path file;
     private final Path stampFile;
     private final boolean otherHosts;
+    private final boolean auto;
     private final PrintStream err;
+    /** This job's own training file name suffix ({@code .tmp-NONCE}): PE 0's JVM writes there. */
+    private final String training = TRAINING + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
     /** What this job's PEs run on ({@link #stamp}). */
     private String stamp;
-    /** FILE is missing or of another build: PE 0 trains it. */
+    /** The cache is missing or of another build: PE 0 trains it. */
     private boolean trains;
 
     /**
-     * @param given      the --aot-cache value.
+     * @param given      the --aot-cache FILE.
      * @param otherHosts the PEs run on other hosts (FILE is passed as given, and must be at that path there too).
      * @param err        the launcher's messages.
      */
     AotCache(final String given, final boolean otherHosts, final PrintStream err)
     {
+        this(given, otherHosts, false, err);
+    }
+
+    private AotCache(final String given, final boolean otherHosts, final boolean auto, final PrintStream err)
+    {
         this.given = given;
         this.file = Path.of(given);
         this.stampFile = Path.of(given + ".stamp");
         this.otherHosts = otherHosts;
+        this.auto = auto;
         this.err = err;
+    }
+
+    /**
+     * {@code --aot-cache auto}: the cache of this JVM, its options, class path and program, or null where auto makes
+     * none (fewer than {@link #AUTO_MIN_PES} PEs, a directory on the class path, the JVM options already name an AOT
+     * or CDS archive, no writable cache directory).
+     *
+     * @param np          the job's PEs.
+     * @param cmd         the PEs' command (the JVM first, then its options, then {@code -cp PATH MAIN} or
+     *                    {@code -jar JAR}, then the program's arguments).
+     * @param classpath   the PEs' class path.
+     * @param jar         the jar of {@code java -jar}, or null.
+     * @param peEnv       the PEs' environment as the launcher knows it (JAVA_TOOL_OPTIONS and the like count).
+     * @param launcherEnv the launcher's environment (XDG_CACHE_HOME, HOME).
+     * @param otherHosts  the PEs run on other hosts.
+     * @param err         the launcher's messages.
+     */
+    static AotCache auto(final int np, final List<String> cmd, final String classpath, final String jar,
+        final Map<String, String> peEnv, final Map<String, String> launcherEnv, final boolean otherHosts, final PrintStream err)
+    {
+        if (np < AUTO_MIN_PES)
+        {
+            return null;
+        }
+        try
+        {
+            final String[] entries = entries(classpath, jar);
+            for (final String entry : entries)
+            {
+                if (nonEmptyDirectory(Path.of(entry.isEmpty() ? "." : entry)))
+                {
+                    return null;
+                }
+            }
+            final int programAt = programIndex(cmd);
+            final List<String> key = new ArrayList<>();
+            for (int i = 1; i < programAt; i++)
+            {
+                final String a = cmd.get(i);
+                if (sharingOption(a))
+                {
+                    return null; // the user's own archive
+                }
+                if (!a.startsWith("-Xlog:")) // logging does not change what a cache holds
+                {
+                    key.add(a);
+                }
+            }
+            for (final String name : List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS"))
+            {
+                final String v = peEnv.get(name);
+                if (v != null)
+                {
+                    if (List.of(v.strip().split("\\s+")).stream().anyMatch(AotCache::sharingOption))
+                    {
+                        return null;
+                    }
+                    key.add(name + "=" + v);
+                }
+            }
+            // the program: MAIN after -cp PATH (the class path is in the stamp), or the jar
+            final boolean isJar = "-jar".equals(cmd.get(programAt));
+            final String program = isJar ? cmd.get(programAt + 1) : cmd.get(programAt + 2);
+            key.add(program);
+            final Path dir = cacheDirectory(launcherEnv);
+            if (dir == null)
+            {
+                return null;
+            }
+            Files.createDirectories(dir);
+            if (!Files.isWritable(dir))
+            {
+                return null;
+            }
+            final String stamp = stamp(cmd.get(0), entries);
+            final String name = (isJar ? Path.of(program).getFileName().toString().replaceFirst("\\.jar$", "") : simpleName(program))
+                .replaceAll("[^A-Za-z0-9._-]", "_") + "-" + sha256(stamp + String.join("\n", key)).substring(0, 16) + ".aot";
+            return new AotCache(dir.resolve(name).toString(), otherHosts, true, err);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return null; // auto never fails a job: it runs as it would without a cache
+        }
+    }
+
+    /** @return the directory of auto's caches: {@code $XDG_CACHE_HOME/jshmem/aot}, else {@code $HOME/.cache/jshmem/aot}. */
+    static Path cacheDirectory(final Map<String, String> launcherEnv)
+    {
+        final String xdg = launcherEnv.get("XDG_CACHE_HOME");
+        if (xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute())
+        {
+            return Path.of(xdg, "jshmem", "aot");
+        }
+        final String home = launcherEnv.getOrDefault("HOME", System.getProperty("user.home"));
+        return home == null || home.isBlank() ? null : Path.of(home, ".cache", "jshmem", "aot");
+    }
+
+    /** @return the index in {@code cmd} of {@code -cp} or {@code -jar}, which end the JVM's options. */
+    private static int programIndex(final List<String> cmd)
+    {
+        for (int i = 1; i < cmd.size(); i++)
+        {
+            if ("-cp".equals(cmd.get(i)) || "-jar".equals(cmd.get(i)))
+            {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("no -cp or -jar in " + cmd);
+    }
+
+    private static boolean sharingOption(final String a)
+    {
+        return a.startsWith("-XX:AOT") || a.startsWith("-XX:SharedArchiveFile") || a.startsWith("-XX:ArchiveClassesAtExit")
+            || a.startsWith("-Xshare:off") || a.startsWith("-Xshare:dump");
+    }
+
+    private static String simpleName(final String main)
+    {
+        return main.substring(main.lastIndexOf('.') + 1);
     }
 
     /** @return whether PE 0 trains the cache in this job. */
@@ -47,11 +211,27 @@ final class AotCache
         return trains;
     }
 
+    /** @return the cache file. */
+    Path file()
+    {
+        return file;
+    }
+
     /** @return the JVM arguments of the training PE. */
     List<String> trainingArgs()
     {
         // -Xlog:aot=off: not a warning line per class it leaves out (JFR event classes, classes never loaded)
-        return List.of("-XX:AOTCacheOutput=" + path(), "-Xlog:aot=off");
+        return List.of("-XX:AOTCacheOutput=" + path() + training, "-Xlog:aot=off");
+    }
+
+    /**
+     * @param line a line of the training PE's output.
+     * @return whether it is one of the JDK's own lines about recording and writing this job's cache (they name its
+     *         training file, which nothing else does).
+     */
+    boolean jdkTrainingLine(final String line)
+    {
+        return line.contains(training);
     }
 
     /** FILE as the PEs' JVMs get it: absolute on this machine, as given for other hosts. */
@@ -70,7 +250,7 @@ final class AotCache
      */
     void prepare(final List<String> cmd, final String classpath, final String jar, final String java) throws IOException
     {
-        final String[] entries = jar != null ? new String[] {jar} : classpath.split(File.pathSeparator);
+        final String[] entries = entries(classpath, jar);
         for (final String entry : entries)
         {
             final Path p = Path.of(entry.isEmpty() ? "." : entry);
@@ -81,17 +261,30 @@ final class AotCache
             }
         }
         stamp = stamp(java, entries);
+        if (auto && Files.isRegularFile(Path.of(given + ELSEWHERE)))
+        {
+            return; // trained before where this machine does not see it: the PEs run without a cache
+        }
         if (Files.isRegularFile(file))
         {
             final String trained = Files.isRegularFile(stampFile) ? Files.readString(stampFile) : null;
             if (stamp.equals(trained))
             {
                 cmd.add(1, "-XX:AOTCache=" + path());
+                if (auto)
+                {
+                    // silent where a host lacks the file (no shared home) or its JDK refuses it: those PEs run without
+                    cmd.add(2, "-Xlog:aot=off");
+                    touch(file);
+                }
                 return;
             }
-            err.println("shmemrun: the AOT cache " + given + " was trained on " + (trained == null ? "an unknown build (no "
-                + stampFile.getFileName() + ")" : "another build: " + firstDifference(trained, stamp)) + "; training it again");
-            Files.delete(file);
+            if (!auto)
+            {
+                err.println("shmemrun: the AOT cache " + given + " was trained on " + (trained == null ? "an unknown build (no "
+                    + stampFile.getFileName() + ")" : "another build: " + firstDifference(trained, stamp)) + "; training it again");
+            }
+            Files.deleteIfExists(file);
             Files.deleteIfExists(stampFile);
         }
         else if (Files.exists(file))
@@ -104,28 +297,122 @@ final class AotCache
             throw new IOException("--aot-cache " + given + ": " + dir + " is not a writable directory");
         }
         trains = true;
-        err.println("shmemrun: training the AOT cache " + given + " on PE 0 (written when PE 0 exits; the next run with "
-            + "--aot-cache starts every PE from it)");
+        err.println(auto
+            ? "shmemrun: training an AOT cache for this program on PE 0 (" + given + "; later jobs of " + AUTO_MIN_PES
+                + " PEs or more start every PE from it; --aot-cache off: none)"
+            : "shmemrun: training the AOT cache " + given + " on PE 0 (written when PE 0 exits; the next run with "
+                + "--aot-cache starts every PE from it)");
     }
 
-    /** After a training job: stamps the cache PE 0 wrote if the job ended well, else leaves nothing to be used. */
+    /**
+     * After a training job: if it ended well, stamps the cache PE 0 wrote and moves it to FILE; else leaves nothing to
+     * be used.
+     */
     void jobEnded(final int status) throws IOException
     {
         if (!trains)
         {
             return;
         }
-        if (status == 0 && Files.isRegularFile(file))
+        final Path written = Path.of(file.toAbsolutePath() + training);
+        try
         {
-            Files.writeString(stampFile, stamp);
-            err.println("shmemrun: trained the AOT cache " + given + " (" + (Files.size(file) >> 20) + " MiB)");
+            if (status == 0 && Files.isRegularFile(written))
+            {
+                // the stamp before the cache: whoever sees FILE sees its stamp
+                replace(stampFile, stamp);
+                Files.move(written, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                err.println("shmemrun: trained the AOT cache " + given + " (" + (Files.size(file) >> 20) + " MiB)");
+                if (auto)
+                {
+                    evict(file.toAbsolutePath().getParent(), AUTO_KEEP, System.currentTimeMillis());
+                }
+            }
+            else if (auto && status == 0)
+            {
+                // PE 0's host does not share this directory: train no more for this program (it would, every job)
+                replace(Path.of(given + ELSEWHERE), stamp);
+                err.println("shmemrun: PE 0 wrote no AOT cache on this machine (" + given + "): its host may not share "
+                    + file.getParent() + "; the PEs run without one (delete " + file.getFileName() + ELSEWHERE + " to train again)");
+            }
+            else
+            {
+                err.println("shmemrun: no AOT cache " + given + " from this job (" + (status != 0 ? "it failed" : "PE 0 wrote none")
+                    + "); the next run" + (auto ? "" : " with --aot-cache") + " trains again");
+            }
         }
-        else
+        finally
         {
-            err.println("shmemrun: no AOT cache " + given + " from this job (" + (status != 0 ? "it failed" : "PE 0 wrote none")
-                + "); the next run with --aot-cache trains again");
-            Files.deleteIfExists(file);
+            Files.deleteIfExists(written);
+            Files.deleteIfExists(Path.of(written + ".config")); // the JDK's, where PE 0 died before removing it
         }
+    }
+
+    /**
+     * Keeps the {@code keep} caches (and markers) of {@code dir} used last, with their stamps; deletes training files
+     * an hour old (their launcher died).
+     */
+    static void evict(final Path dir, final int keep, final long nowMs) throws IOException
+    {
+        final List<Path> caches = new ArrayList<>();
+        try (var list = Files.list(dir))
+        {
+            for (final Path p : list.toList())
+            {
+                final String name = p.getFileName().toString();
+                if (name.endsWith(".aot") || name.endsWith(".aot" + ELSEWHERE))
+                {
+                    caches.add(p);
+                }
+                else if (name.contains(".aot") && name.contains(TRAINING) && nowMs - modified(p) > STALE_TRAINING_MS)
+                {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+        caches.sort(Comparator.comparingLong(AotCache::modified).reversed());
+        for (final Path p : caches.subList(Math.min(keep, caches.size()), caches.size()))
+        {
+            Files.deleteIfExists(p);
+            Files.deleteIfExists(Path.of(p + ".stamp"));
+        }
+    }
+
+    private static long modified(final Path p)
+    {
+        try
+        {
+            return Files.getLastModifiedTime(p).toMillis();
+        }
+        catch (final IOException gone)
+        {
+            return 0;
+        }
+    }
+
+    private static void touch(final Path p)
+    {
+        try
+        {
+            Files.setLastModifiedTime(p, FileTime.fromMillis(System.currentTimeMillis()));
+        }
+        catch (final IOException ex)
+        {
+            // a cache of another user's: it is used all the same, only not kept longer
+        }
+    }
+
+    /** Writes {@code text} to {@code p} whole: into a file of its own, then renamed over it. */
+    private void replace(final Path p, final String text) throws IOException
+    {
+        final Path tmp = Path.of(p + training);
+        Files.writeString(tmp, text);
+        Files.move(tmp, p, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static String[] entries(final String classpath, final String jar)
+    {
+        return jar != null ? new String[] {jar} : classpath.split(File.pathSeparator);
     }
 
     private static boolean nonEmptyDirectory(final Path p) throws IOException
@@ -140,9 +427,17 @@ final class AotCache
         }
     }
 
+    /** The JVM (its path, and the size and time of its class library: a JDK updated in place) and the class path. */
     private static String stamp(final String java, final String[] entries) throws IOException
     {
-        final StringBuilder b = new StringBuilder("java ").append(java).append('\n');
+        final StringBuilder b = new StringBuilder("java ").append(java);
+        final Path home = Path.of(java).toAbsolutePath().getParent();
+        final Path modules = home == null || home.getParent() == null ? null : home.getParent().resolve("lib").resolve("modules");
+        if (modules != null && Files.isRegularFile(modules))
+        {
+            b.append(' ').append(Files.size(modules)).append(' ').append(Files.getLastModifiedTime(modules).toMillis());
+        }
+        b.append('\n');
         for (final String entry : entries)
         {
             final Path p = Path.of(entry.isEmpty() ? "." : entry).toAbsolutePath();
@@ -154,6 +449,18 @@ final class AotCache
             b.append('\n');
         }
         return b.toString();
+    }
+
+    private static String sha256(final String s)
+    {
+        try
+        {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        }
+        catch (final NoSuchAlgorithmException ex)
+        {
+            throw new IllegalStateException("SHA-256 is in every JDK", ex);
+        }
     }
 
     private static String firstDifference(final String trained, final String now)

@@ -27,6 +27,8 @@ final class OutputPump implements Runnable
     private final Object lock;
     private final java.util.Set<String> condensed;
     private final java.util.function.Consumer<String> watcher;
+    /** Lines not copied (the JDK's own lines of a PE training an AOT cache), or null. */
+    private java.util.function.Predicate<String> dropped;
 
     OutputPump(final InputStream in, final PrintStream out, final String tag, final Object lock)
     {
@@ -54,6 +56,16 @@ final class OutputPump implements Runnable
         this.condensed = condensed;
     }
 
+    /**
+     * @param lines the lines not to copy, or null for none; set before the pump's thread starts.
+     * @return this pump.
+     */
+    OutputPump dropping(final java.util.function.Predicate<String> lines)
+    {
+        this.dropped = lines;
+        return this;
+    }
+
     private static boolean stackLine(final String line)
     {
         return line.startsWith("\tat ") || line.startsWith("\t... ") || line.startsWith("Caused by: ");
@@ -72,7 +84,7 @@ final class OutputPump implements Runnable
                 {
                     watcher.accept(line);
                 }
-                if (skipping && stackLine(line))
+                if (skipping && stackLine(line) || dropped != null && dropped.test(line))
                 {
                     continue;
                 }

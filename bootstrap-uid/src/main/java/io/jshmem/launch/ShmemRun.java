@@ -182,6 +182,39 @@ public final class ShmemRun
         return pe;
     }
 
+    /** @return the job's AOT cache ({@code --aot-cache}, auto by default), prepared; null for none. */
+    private AotCache aotCache(final List<String> cmd, final String classpath, final Map<String, String> env) throws IOException
+    {
+        final String jar = options.program.endsWith(".jar") ? options.program : null;
+        if (AotCache.OFF.equals(options.aotCache))
+        {
+            return null;
+        }
+        if (!AotCache.AUTO.equals(options.aotCache))
+        {
+            final AotCache given = new AotCache(options.aotCache, !options.hosts.isEmpty(), err);
+            given.prepare(cmd, classpath, jar, javaPath());
+            return given;
+        }
+        final AotCache auto = AotCache.auto(options.np, cmd, classpath, jar, env, System.getenv(), !options.hosts.isEmpty(), err);
+        if (auto == null)
+        {
+            return null;
+        }
+        final List<String> before = new ArrayList<>(cmd);
+        try
+        {
+            auto.prepare(cmd, classpath, jar, javaPath());
+            return auto;
+        }
+        catch (final IOException ex)
+        {
+            cmd.clear(); // auto never fails a job: it runs without a cache
+            cmd.addAll(before);
+            return null;
+        }
+    }
+
     /** The job's root as the supervisor sees it: in this JVM, or a {@link RootAgent} on the first host. */
     private interface JobRoot
     {
@@ -201,17 +234,13 @@ public final class ShmemRun
         final String classpath = options.classpath != null
             ? options.classpath + java.io.File.pathSeparator + System.getProperty("java.class.path") : System.getProperty("java.class.path");
         final List<String> cmd = command(classpath);
-        if (options.aotCache != null)
-        {
-            aot = new AotCache(options.aotCache, !options.hosts.isEmpty(), err);
-            aot.prepare(cmd, classpath, options.program.endsWith(".jar") ? options.program : null, javaPath());
-        }
+        final Map<String, String> env = new HashMap<>(System.getenv());
+        env.putAll(options.env);
+        aot = aotCache(cmd, classpath, env);
         if (options.jfrDir != null && options.hosts.isEmpty())
         {
             java.nio.file.Files.createDirectories(Path.of(options.jfrDir));
         }
-        final Map<String, String> env = new HashMap<>(System.getenv());
-        env.putAll(options.env);
         final ShmemConfig config = ShmemConfig.of(env, null, null);
         final String jobId = BootstrapRootIds.newJobId();
         final Thread hook = Thread.ofPlatform().name("shmemrun-shutdown").unstarted(() ->
@@ -313,9 +342,12 @@ public final class ShmemRun
             byRank.put(rank, p);
         }
         final String tag = options.tagOutput ? "[pe " + rank + "] " : "";
-        pump(p.getInputStream(), out, tag, "shmemrun-out-" + rank);
+        // a PE training the AOT cache: not the JDK's lines about writing it
+        final java.util.function.Predicate<String> dropped = aot != null && aot.trains() && rank == 0 ? aot::jdkTrainingLine : null;
+        pumps.add(Thread.ofPlatform().daemon().name("shmemrun-out-" + rank)
+            .start(new OutputPump(p.getInputStream(), out, tag, outputLock).dropping(dropped)));
         final Thread t = Thread.ofPlatform().daemon().name("shmemrun-err-" + rank)
-            .start(new OutputPump(p.getErrorStream(), err, tag, outputLock, condensedErrors, this::peErrLine));
+            .start(new OutputPump(p.getErrorStream(), err, tag, outputLock, condensedErrors, this::peErrLine).dropping(dropped));
         pumps.add(t);
         errPumps.put(p, t);
         return p;
@@ -734,12 +766,6 @@ public final class ShmemRun
             err.println(line);
             err.flush();
         }
-    }
-
-    private void pump(final java.io.InputStream in, final PrintStream to, final String tag, final String name)
-    {
-        final Thread t = Thread.ofPlatform().daemon().name(name).start(new OutputPump(in, to, tag, outputLock));
-        pumps.add(t);
     }
 
     /** Waits for the PEs; ends the rest when one fails or the job overruns. */

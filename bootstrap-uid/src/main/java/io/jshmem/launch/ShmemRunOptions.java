@@ -56,11 +56,15 @@ final class ShmemRunOptions
           --jfr DIR              record each PE with JDK Flight Recorder into DIR/pe<RANK>.jfr
                                  (written when the PE exits; DIR is made here, and must exist on
                                  other hosts); see docs/library.md for jshmem's events
-          --aot-cache FILE       a JDK AOT cache for the PEs' JVMs (class loading and linking, method
+          --aot-cache auto|off|FILE
+                                 a JDK AOT cache for the PEs' JVMs (class loading and linking, method
                                  profiles): if FILE is missing this run trains it (PE 0 records
                                  and writes it when it exits), else every PE starts from it.
                                  The class path must be jars only; FILE must be visible at the
-                                 same path on every host. See docs/library.md
+                                 same path on every host. auto (the default; SHMEMRUN_AOT_CACHE
+                                 sets it too): the same for jobs of 16 PEs or more whose class path
+                                 is jars only, a cache per program in ~/.cache/jshmem/aot
+                                 ($XDG_CACHE_HOME), silent where it cannot. See docs/library.md
           --timeout SECONDS      end a job that runs longer; shmemrun then exits with 124
           --grace SECONDS        after asking PEs to stop (SIGTERM), wait this long before
                                  killing them (SIGKILL); default 3
@@ -88,7 +92,10 @@ final class ShmemRunOptions
     boolean tagOutput;
     /** --jfr: the directory of the per-PE recordings, or null. */
     String jfrDir;
-    /** --aot-cache: the JDK AOT cache the PEs train (missing) or use (present), or null. */
+    /**
+     * --aot-cache (else SHMEMRUN_AOT_CACHE, else auto): {@code auto}, {@code off} or the JDK AOT cache file the PEs train
+     * (missing) or use (present).
+     */
     String aotCache;
     double timeoutSeconds;
     double graceSeconds = 3;
@@ -187,15 +194,7 @@ final class ShmemRunOptions
                 }
                 case "--tag-output" -> o.tagOutput = true;
                 case "--jfr" -> o.jfrDir = value(args, ++i, a);
-                case "--aot-cache" ->
-                {
-                    final String v = value(args, ++i, a);
-                    if (v.isBlank() || v.endsWith("/"))
-                    {
-                        throw new UsageException(a + " '" + v + "': give a file, such as app.aot");
-                    }
-                    o.aotCache = v;
-                }
+                case "--aot-cache" -> o.aotCache = aotCache(a, value(args, ++i, a));
                 case "--timeout" -> o.timeoutSeconds = seconds(a, value(args, ++i, a));
                 case "--grace" -> o.graceSeconds = seconds(a, value(args, ++i, a));
                 case "--hosts", "--host", "-H" ->
@@ -227,6 +226,11 @@ final class ShmemRunOptions
         if (o.help)
         {
             return o;
+        }
+        if (o.aotCache == null)
+        {
+            final String v = launcherEnv.get("SHMEMRUN_AOT_CACHE");
+            o.aotCache = v == null ? AotCache.AUTO : aotCache("SHMEMRUN_AOT_CACHE", v);
         }
         if (o.hosts.isEmpty())
         {
@@ -262,6 +266,16 @@ final class ShmemRunOptions
             o.programArgs.add(args[i]);
         }
         return o;
+    }
+
+    /** @return the value of --aot-cache or SHMEMRUN_AOT_CACHE ({@code what}): auto, off or a file. */
+    private static String aotCache(final String what, final String v) throws UsageException
+    {
+        if (v.isBlank() || v.endsWith("/"))
+        {
+            throw new UsageException(what + " '" + v + "': give auto, off or a file, such as app.aot");
+        }
+        return v.strip();
     }
 
     /**

@@ -253,28 +253,8 @@ class ShmemRunIT
         final java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("jshmem-aot-test");
         try
         {
-            final List<String> jars = new ArrayList<>();
-            String testClassesJar = null;
-            for (final String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator))
-            {
-                final java.nio.file.Path p = java.nio.file.Path.of(e);
-                if (java.nio.file.Files.isDirectory(p))
-                {
-                    final java.nio.file.Path jar = dir.resolve("cp" + jars.size() + ".jar");
-                    writeJar(p, jar, false);
-                    if (p.endsWith("test-classes"))
-                    {
-                        testClassesJar = jar.toString();
-                    }
-                    jars.add(jar.toString());
-                }
-                else
-                {
-                    jars.add(e);
-                }
-            }
-            assertTrue(testClassesJar != null, "the test classes are on the class path: " + jars);
-            final String cp = String.join(java.io.File.pathSeparator, jars);
+            final String cp = jarsOnly(dir);
+            final String testClassesJar = dir.resolve(TEST_CLASSES_JAR).toString();
             final java.nio.file.Path cache = dir.resolve("app.aot");
 
             final String trained = launchWithCache(cp, cache, 0);
@@ -299,12 +279,88 @@ class ShmemRunIT
         }
         finally
         {
-            try (var files = java.nio.file.Files.walk(dir))
+            deleteTree(dir);
+        }
+    }
+
+    /**
+     * --aot-cache auto, the default: a job of 16 PEs whose class path is jars only trains a cache under the user's cache
+     * directory on PE 0 (the JDK's own lines about it not relayed), the next job starts every PE from it, and a smaller
+     * job or --aot-cache off runs without one.
+     */
+    @Test
+    void byDefaultAJobOfSixteenPesTrainsAnAotCacheThatTheNextJobsUse() throws Exception
+    {
+        final java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("jshmem-aot-auto-test");
+        try
+        {
+            final String cp = jarsOnly(dir);
+            final java.nio.file.Path cacheHome = dir.resolve("cache");
+            final java.nio.file.Path aotDir = cacheHome.resolve("jshmem/aot");
+            final String shared = TestPe.class.getName() + " source: shared objects file";
+
+            final String trained = launch(cp, cacheHome, 16, 0);
+            assertTrue(trained.contains("shmemrun: training an AOT cache for this program on PE 0 (" + aotDir), trained);
+            assertTrue(trained.contains("shmemrun: trained the AOT cache " + aotDir), trained);
+            assertTrue(!trained.contains("AOTConfiguration") && !trained.contains("AOTCache creation") && !trained.contains(".tmp-"),
+                "the JDK's lines about the training are not relayed:\n" + trained);
+            final List<java.nio.file.Path> caches;
+            try (var files = java.nio.file.Files.list(aotDir))
             {
-                for (final java.nio.file.Path f : files.sorted(java.util.Comparator.reverseOrder()).toList())
-                {
-                    java.nio.file.Files.deleteIfExists(f);
-                }
+                caches = files.sorted().toList();
+            }
+            assertEquals(2, caches.size(), "one cache and its stamp: " + caches);
+            assertTrue(caches.get(0).getFileName().toString().matches("TestPe-[0-9a-f]{16}\\.aot"), caches.toString());
+
+            final String used = launch(cp, cacheHome, 16, 0, "-J", "-Xlog:class+load=info");
+            assertTrue(!used.contains("training"), used);
+            assertEquals(16, used.lines().filter(l -> l.contains(shared)).count(), used);
+
+            final String smaller = launch(cp, cacheHome, 15, 0, "-J", "-Xlog:class+load=info");
+            assertEquals(0, smaller.lines().filter(l -> l.contains(shared)).count(), "15 PEs: no cache\n" + smaller);
+            final String off = launch(cp, cacheHome, 16, 0, "--aot-cache", "off", "-J", "-Xlog:class+load=info");
+            assertEquals(0, off.lines().filter(l -> l.contains(shared)).count(), "--aot-cache off\n" + off);
+        }
+        finally
+        {
+            deleteTree(dir);
+        }
+    }
+
+    /** The test classes' jar that {@link #jarsOnly} writes. */
+    private static final String TEST_CLASSES_JAR = "test-classes.jar";
+
+    /** @return this test's class path with each directory on it packed into a jar in {@code dir}. */
+    private static String jarsOnly(final java.nio.file.Path dir) throws Exception
+    {
+        final List<String> jars = new ArrayList<>();
+        boolean testClasses = false;
+        for (final String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+        {
+            final java.nio.file.Path p = java.nio.file.Path.of(e);
+            if (java.nio.file.Files.isDirectory(p))
+            {
+                final java.nio.file.Path jar = dir.resolve(p.endsWith("test-classes") ? TEST_CLASSES_JAR : "cp" + jars.size() + ".jar");
+                testClasses |= p.endsWith("test-classes");
+                writeJar(p, jar, false);
+                jars.add(jar.toString());
+            }
+            else
+            {
+                jars.add(e);
+            }
+        }
+        assertTrue(testClasses, "the test classes are on the class path: " + jars);
+        return String.join(java.io.File.pathSeparator, jars);
+    }
+
+    private static void deleteTree(final java.nio.file.Path dir) throws java.io.IOException
+    {
+        try (var files = java.nio.file.Files.walk(dir))
+        {
+            for (final java.nio.file.Path f : files.sorted(java.util.Comparator.reverseOrder()).toList())
+            {
+                java.nio.file.Files.deleteIfExists(f);
             }
         }
     }
@@ -313,18 +369,37 @@ class ShmemRunIT
     private static String launchWithCache(final String cp, final java.nio.file.Path cache, final int expectedStatus, final String... more)
         throws Exception
     {
+        final List<String> options = new ArrayList<>(List.of("--aot-cache", cache.toString()));
+        options.addAll(List.of(more));
+        return launch(cp, null, 2, expectedStatus, options.toArray(new String[0]));
+    }
+
+    /**
+     * Runs an {@code np}-PE hello job of {@link TestPe} in a launcher JVM on {@code cp}, with XDG_CACHE_HOME
+     * {@code cacheHome} (unless null) and the shmemrun options {@code more}; checks its status.
+     */
+    private static String launch(final String cp, final java.nio.file.Path cacheHome, final int np, final int expectedStatus,
+        final String... more) throws Exception
+    {
         final List<String> cmd = new ArrayList<>(List.of(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-XX:+UseSerialGC", "-cp", cp, ShmemRun.class.getName(), "-np", "2", "--tag-output", "--aot-cache", cache.toString(),
-            "-x", "SHMEM_BOOTSTRAP_TIMEOUT=30s", "-J", "-XX:+UseSerialGC", "-J", "-XX:TieredStopAtLevel=1"));
+            "-XX:+UseSerialGC", "-cp", cp, ShmemRun.class.getName(), "-np", String.valueOf(np), "--tag-output",
+            "-x", "SHMEM_BOOTSTRAP_TIMEOUT=60s", "-J", "-XX:+UseSerialGC", "-J", "-XX:TieredStopAtLevel=1"));
         cmd.addAll(List.of(more));
         cmd.addAll(List.of(TestPe.class.getName(), "hello"));
-        final Process launcher = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        final ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().remove("SHMEMRUN_AOT_CACHE");
+        if (cacheHome != null)
+        {
+            pb.environment().put("XDG_CACHE_HOME", cacheHome.toString());
+        }
+        final Process launcher = pb.start();
         final String text = new String(launcher.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(launcher.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), text);
         assertEquals(expectedStatus, launcher.exitValue(), text);
         if (expectedStatus == 0)
         {
-            assertEquals(2, text.lines().filter(l -> l.contains(" all: rank0 rank1")).count(), text);
+            final String all = " all: " + String.join(" ", java.util.stream.IntStream.range(0, np).mapToObj(r -> "rank" + r).toList());
+            assertEquals(np, text.lines().filter(l -> l.endsWith(all)).count(), text);
         }
         return text;
     }

@@ -41,13 +41,27 @@ class ShmemRunOptionsTest
     }
 
     @Test
-    void aotCacheTakesAFile() throws UsageException
+    void aotCacheTakesAutoOffOrAFileAndIsAutoByDefault() throws UsageException
     {
         assertEquals("/tmp/app.aot", parse("-np", "2", "--aot-cache", "/tmp/app.aot", "ring").aotCache);
-        assertEquals(null, parse("-np", "2", "ring").aotCache);
+        assertEquals("auto", parse("-np", "2", "ring").aotCache);
+        assertEquals("off", parse("-np", "2", "--aot-cache", "off", "ring").aotCache);
+        assertEquals("auto", parse("-np", "2", "--aot-cache", "auto", "ring").aotCache);
         assertContains(usageError("-np", "2", "--aot-cache"), "--aot-cache");
-        assertContains(usageError("-np", "2", "--aot-cache", "/tmp/", "ring"), "--aot-cache '/tmp/': give a file");
-        assertContains(usageError("-np", "2", "--aot-cache", " ", "ring"), "give a file");
+        assertContains(usageError("-np", "2", "--aot-cache", "/tmp/", "ring"), "--aot-cache '/tmp/': give auto, off or a file");
+        assertContains(usageError("-np", "2", "--aot-cache", " ", "ring"), "give auto, off or a file");
+    }
+
+    @Test
+    void shmemrunAotCacheSetsTheDefaultAndTheOptionWins() throws UsageException
+    {
+        final String[] args = {"-np", "2", "ring"};
+        assertEquals("off", ShmemRunOptions.parse(args, Map.of("SHMEMRUN_AOT_CACHE", "off")).aotCache);
+        assertEquals("/tmp/a.aot", ShmemRunOptions.parse(args, Map.of("SHMEMRUN_AOT_CACHE", "/tmp/a.aot")).aotCache);
+        assertEquals("auto", ShmemRunOptions.parse(new String[] {"-np", "2", "--aot-cache", "auto", "ring"},
+            Map.of("SHMEMRUN_AOT_CACHE", "off")).aotCache);
+        final UsageException bad = assertThrows(UsageException.class, () -> ShmemRunOptions.parse(args, Map.of("SHMEMRUN_AOT_CACHE", "")));
+        assertContains(bad.getMessage(), "SHMEMRUN_AOT_CACHE '': give auto, off or a file");
     }
 
     @Test
