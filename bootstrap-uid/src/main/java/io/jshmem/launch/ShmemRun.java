@@ -201,17 +201,14 @@ public final class ShmemRun
         {
             return null;
         }
-        final List<String> before = new ArrayList<>(cmd);
         try
         {
-            auto.prepare(cmd, classpath, jar, javaPath());
+            auto.prepare(cmd, classpath, jar, javaPath()); // changes cmd only where it returns
             return auto;
         }
         catch (final IOException ex)
         {
-            cmd.clear(); // auto never fails a job: it runs without a cache
-            cmd.addAll(before);
-            return null;
+            return null; // auto never fails a job: it runs without a cache
         }
     }
 
