@@ -111,12 +111,9 @@ final class AotCache
         try
         {
             final String[] entries = entries(classpath, jar);
-            for (final String entry : entries)
+            if (directoryOn(entries, jar) != null)
             {
-                if (nonEmptyDirectory(Path.of(entry.isEmpty() ? "." : entry)))
-                {
-                    return null;
-                }
+                return null;
             }
             final int programAt = programIndex(cmd);
             final List<String> key = new ArrayList<>();
@@ -251,14 +248,11 @@ final class AotCache
     void prepare(final List<String> cmd, final String classpath, final String jar, final String java) throws IOException
     {
         final String[] entries = entries(classpath, jar);
-        for (final String entry : entries)
+        final Path directory = directoryOn(entries, jar);
+        if (directory != null)
         {
-            final Path p = Path.of(entry.isEmpty() ? "." : entry);
-            if (jar == null && nonEmptyDirectory(p))
-            {
-                throw new IOException("--aot-cache " + given + ": the PEs' class path has the directory " + p
-                    + "; a JDK AOT cache takes jars only (package the classes, e.g. mvn package, and give the jar)");
-            }
+            throw new IOException("--aot-cache " + given + ": the PEs' class path has the directory " + directory
+                + "; a JDK AOT cache takes jars only (package the classes, e.g. mvn package, and give the jar)");
         }
         stamp = stamp(java, entries);
         if (auto && Files.isRegularFile(Path.of(given + ELSEWHERE)))
@@ -415,16 +409,31 @@ final class AotCache
         return jar != null ? new String[] {jar} : classpath.split(File.pathSeparator);
     }
 
-    private static boolean nonEmptyDirectory(final Path p) throws IOException
+    /**
+     * @return the first non-empty directory on the PEs' class path (the JDK refuses an AOT cache for it), or null; none
+     *         for {@code java -jar}.
+     */
+    private static Path directoryOn(final String[] entries, final String jar) throws IOException
     {
-        if (!Files.isDirectory(p))
+        if (jar != null)
         {
-            return false;
+            return null;
         }
-        try (var list = Files.list(p))
+        for (final String entry : entries)
         {
-            return list.findAny().isPresent();
+            final Path p = Path.of(entry.isEmpty() ? "." : entry);
+            if (Files.isDirectory(p))
+            {
+                try (var list = Files.list(p))
+                {
+                    if (list.findAny().isPresent())
+                    {
+                        return p;
+                    }
+                }
+            }
         }
+        return null;
     }
 
     /** The JVM (its path, and the size and time of its class library: a JDK updated in place) and the class path. */
