@@ -1,5 +1,6 @@
 package io.jshmem;
 
+import io.jshmem.jfr.Jfr;
 import io.jshmem.jfr.WaitEvent;
 import io.jshmem.spi.Allocation;
 import io.jshmem.spi.SymmetricSpace;
@@ -98,8 +99,7 @@ public final class SymmetricLongs extends SymmetricWords<long[]>
             return v;
         }
         final SymmetricSpace space = allocation.space();
-        final WaitEvent event = new WaitEvent(); // only a wait that blocks gets here; compiled away when not recording
-        event.begin();
+        final WaitEvent event = Jfr.waitBegun(); // only a wait that blocks gets here
         final long startNs = System.nanoTime();
         int idle = 0;
         while (!cmp.testUnsigned(v = laWord(index), value))

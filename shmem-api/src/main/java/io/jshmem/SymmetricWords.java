@@ -1,5 +1,6 @@
 package io.jshmem;
 
+import io.jshmem.jfr.Jfr;
 import io.jshmem.jfr.WaitEvent;
 import io.jshmem.spi.Allocation;
 import io.jshmem.spi.PeStats;
@@ -83,8 +84,7 @@ public abstract sealed class SymmetricWords<A> extends SymmetricArray<A> permits
             return;
         }
         final SymmetricSpace space = allocation.space();
-        final WaitEvent event = new WaitEvent(); // only a wait that blocks gets here; compiled away when not recording
-        event.begin();
+        final WaitEvent event = Jfr.waitBegun(); // only a wait that blocks gets here
         final long startNs = System.nanoTime();
         int idle = 0;
         do
@@ -110,6 +110,10 @@ public abstract sealed class SymmetricWords<A> extends SymmetricArray<A> permits
         if (stats != null)
         {
             stats.waited(kind, System.nanoTime() - startNs);
+        }
+        if (event == null)
+        {
+            return;
         }
         event.end();
         if (event.shouldCommit())
@@ -375,8 +379,7 @@ public abstract sealed class SymmetricWords<A> extends SymmetricArray<A> permits
             return;
         }
         final SymmetricSpace space = allocation.space();
-        final WaitEvent event = new WaitEvent();
-        event.begin();
+        final WaitEvent event = Jfr.waitBegun();
         final long startNs = System.nanoTime();
         int idle = 0;
         do
@@ -400,8 +403,7 @@ public abstract sealed class SymmetricWords<A> extends SymmetricArray<A> permits
             return found;
         }
         final SymmetricSpace space = allocation.space();
-        final WaitEvent event = new WaitEvent();
-        event.begin();
+        final WaitEvent event = Jfr.waitBegun();
         final long startNs = System.nanoTime();
         int idle = 0;
         do
@@ -427,8 +429,7 @@ public abstract sealed class SymmetricWords<A> extends SymmetricArray<A> permits
             return found;
         }
         final SymmetricSpace space = allocation.space();
-        final WaitEvent event = new WaitEvent();
-        event.begin();
+        final WaitEvent event = Jfr.waitBegun();
         final long startNs = System.nanoTime();
         int idle = 0;
         do

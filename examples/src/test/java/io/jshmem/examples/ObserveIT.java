@@ -91,6 +91,66 @@ class ObserveIT
         assertEquals(0, ProcessHandle.current().descendants().count());
     }
 
+    /**
+     * Without JFR no PE loads JFR's machinery or jshmem's event classes (their first load costs a PE about 170 ms of its
+     * main thread and 0.3 s of CPU: {@code io.jshmem.jfr.Jfr}); a recording started later in the PE's life, as
+     * {@code jcmd PID JFR.start} does, still gets jshmem's events.
+     */
+    @Test
+    void withoutJfrNothingOfJfrLoadsAndARecordingStartedLaterGetsTheEvents(@TempDir final Path dir) throws Exception
+    {
+        final Path logs = Files.createDirectories(dir.resolve("class-load"));
+        final Path jfr = Files.createDirectories(dir.resolve("recordings"));
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final int status = ShmemRun.run(new String[] {"-np", "2", "--aot-cache", "off", "-cp", System.getProperty("java.class.path"),
+                "-J", "-XX:TieredStopAtLevel=1", "-J", "-Xlog:class+load=info:file=" + logs.resolve("pe-%p.log"),
+                LateRecordingPe.class.getName(), jfr.toString()},
+            new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
+        final String all = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, status, all);
+        for (int pe = 0; pe < 2; pe++)
+        {
+            assertTrue(all.contains("pe " + pe + " started before=false"), all);
+        }
+        final List<Path> files;
+        try (var list = Files.list(logs))
+        {
+            files = list.toList();
+        }
+        assertEquals(2, files.size(), files.toString());
+        for (final Path f : files)
+        {
+            // up to the PE's own Recording: the gate was asked, and neither JFR's internals nor an event class loaded
+            final List<String> lines = Files.readAllLines(f);
+            final int recording = indexOf(lines, " jdk.jfr.Recording ");
+            assertTrue(recording > 0, f + ": the PE's Recording class load is in the log");
+            assertTrue(indexOf(lines, " io.jshmem.jfr.Jfr ") >= 0 && indexOf(lines, " io.jshmem.jfr.Jfr ") < recording, f + ": the gate was asked");
+            for (final String line : lines.subList(0, recording))
+            {
+                assertTrue(!line.contains(" jdk.jfr.internal.") && !line.matches(".* io\\.jshmem\\.jfr\\.\\w+Event .*"),
+                    f + ": loaded before any recording: " + line);
+            }
+        }
+        for (int pe = 0; pe < 2; pe++)
+        {
+            final Map<String, Long> counts = summary(jfr.resolve("pe" + pe + ".jfr"));
+            assertTrue(counts.getOrDefault("jshmem.Collective", 0L) >= 2 && counts.getOrDefault("jshmem.Heap", 0L) >= 2,
+                "pe " + pe + ": the late recording has the collectives and heap events " + counts);
+        }
+    }
+
+    private static int indexOf(final List<String> lines, final String part)
+    {
+        for (int i = 0; i < lines.size(); i++)
+        {
+            if (lines.get(i).contains(part))
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** Runs the JDK's {@code jfr summary} on a recording: event type to count. */
     private static Map<String, Long> summary(final Path file) throws IOException, InterruptedException
     {

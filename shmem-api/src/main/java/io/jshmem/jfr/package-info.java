@@ -16,6 +16,7 @@
  * A disabled event costs nothing measurable: events on per-operation paths are created only past a
  * check the operation makes anyway (a wait that was not satisfied at once, a transfer of at least
  * {@code MIN_BYTES}), and a disabled event's {@code begin}/{@code commit} compile away
- * (benchmarks/README.md has the JMH numbers).
+ * (benchmarks/README.md has the JMH numbers). Until JFR starts in the JVM, no event is made at all and no event
+ * class is loaded: see {@link io.jshmem.jfr.Jfr}.
  */
 package io.jshmem.jfr;

@@ -3,6 +3,7 @@ package io.jshmem.runtime;
 import io.jshmem.CollectiveMismatchException;
 import io.jshmem.HeapExhaustedException;
 import io.jshmem.jfr.HeapEvent;
+import io.jshmem.jfr.Jfr;
 import io.jshmem.SymmetricArray;
 import io.jshmem.bootstrap.Bootstrap;
 import io.jshmem.heap.SymmetricAllocator;
@@ -94,6 +95,10 @@ final class HeapAllocations
     /** Records a heap event (JFR's jshmem.Heap) if a recording wants it. */
     private void record(final HeapEvent event, final String operation, final long bytes, final long offset)
     {
+        if (event == null)
+        {
+            return;
+        }
         event.end();
         if (event.shouldCommit())
         {
@@ -109,8 +114,7 @@ final class HeapAllocations
 
     Allocation allocate(final long bytes, final long alignment, final boolean zero)
     {
-        final HeapEvent event = new HeapEvent();
-        event.begin();
+        final HeapEvent event = Jfr.heapBegun();
         final long offset;
         try
         {
@@ -163,8 +167,7 @@ final class HeapAllocations
 
     void free(final Allocation a)
     {
-        final HeapEvent event = new HeapEvent();
-        event.begin();
+        final HeapEvent event = Jfr.heapBegun();
         allocator.free(a.offset());
         live.remove(a.offset());
         a.markFreed();
@@ -173,8 +176,7 @@ final class HeapAllocations
 
     Allocation reallocate(final Allocation old, final long bytes)
     {
-        final HeapEvent event = new HeapEvent();
-        event.begin();
+        final HeapEvent event = Jfr.heapBegun();
         final SymmetricAllocator.Reallocation r;
         try
         {

@@ -5,6 +5,7 @@ import io.jshmem.ShmemException;
 import io.jshmem.SignalOp;
 import io.jshmem.SymmetricArray;
 import io.jshmem.SymmetricLongs;
+import io.jshmem.jfr.Jfr;
 import io.jshmem.jfr.TransferEvent;
 import io.jshmem.jfr.WaitEvent;
 import io.jshmem.spi.Checks;
@@ -81,16 +82,14 @@ final class RmaEngine
         stats.op(classOf[pe], kind, bytes);
     }
 
-    /** @return a begun transfer event for a bulk transfer (at least {@link TransferEvent#MIN_BYTES}), else null. */
+    /** @return a begun transfer event for a bulk transfer (at least {@link TransferEvent#MIN_BYTES}) where JFR has started, else null. */
     private static TransferEvent bulk(final long bytes)
     {
         if (bytes < TransferEvent.MIN_BYTES)
         {
             return null;
         }
-        final TransferEvent event = new TransferEvent();
-        event.begin();
-        return event;
+        return Jfr.transferBegun();
     }
 
     private void transferred(final TransferEvent event, final int pe, final String operation, final long bytes)
@@ -578,16 +577,18 @@ final class RmaEngine
         if (tc != null)
         {
             // a remote transport is in use: quiet may wait for its acknowledgements
-            final WaitEvent event = new WaitEvent();
-            event.begin();
+            final WaitEvent event = Jfr.waitBegun();
             final long startNs = stats != null ? System.nanoTime() : 0;
             transports.quiet(tc);
             if (stats != null)
             {
                 stats.waited("quiet", System.nanoTime() - startNs);
             }
-            event.end();
-            if (event.shouldCommit())
+            if (event != null)
+            {
+                event.end();
+            }
+            if (event != null && event.shouldCommit())
             {
                 event.pe = owner.myPe();
                 event.kind = "quiet";

@@ -8,6 +8,7 @@ import io.jshmem.Team;
 import io.jshmem.TeamConfig;
 import io.jshmem.TeamMesh;
 import io.jshmem.jfr.CollectiveEvent;
+import io.jshmem.jfr.Jfr;
 import io.jshmem.spi.PeStats;
 
 import java.lang.foreign.MemorySegment;
@@ -153,12 +154,7 @@ final class TeamImpl extends Team
         running = what;
         collectives.algorithm = "";
         collectives.bytes = 0;
-        final CollectiveEvent e = new CollectiveEvent();
-        if (e.isEnabled())
-        {
-            e.begin();
-            event = e;
-        }
+        event = Jfr.collectiveBegun();
     }
 
     private void exit()

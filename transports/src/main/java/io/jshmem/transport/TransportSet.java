@@ -2,6 +2,7 @@ package io.jshmem.transport;
 
 import io.jshmem.ShmemInitException;
 import io.jshmem.bootstrap.Bootstrap;
+import io.jshmem.jfr.Jfr;
 import io.jshmem.jfr.TransportEvent;
 
 import java.nio.ByteBuffer;
@@ -162,14 +163,16 @@ public final class TransportSet implements AutoCloseable
 
     private static TransportEvent connecting()
     {
-        final TransportEvent event = new TransportEvent();
-        event.begin();
-        return event;
+        return Jfr.transportBegun();
     }
 
     /** JFR's jshmem.Transport "connected": the transport's connection step on this PE and the peers it reaches. */
     private static void connected(final TransportEvent event, final int me, final Transport t, final ReachabilityMap map)
     {
+        if (event == null)
+        {
+            return;
+        }
         event.end();
         if (event.shouldCommit())
         {

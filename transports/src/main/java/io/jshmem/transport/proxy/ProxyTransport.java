@@ -297,7 +297,7 @@ public final class ProxyTransport implements Transport
         {
             return;
         }
-        io.jshmem.jfr.TransportEvent.failure(me, "proxy", "connect failed", pe, endpoint + ": " + why); // JFR's jshmem.Transport
+        io.jshmem.jfr.Jfr.transportFailure(me, "proxy", "connect failed", pe, endpoint + ": " + why); // JFR's jshmem.Transport
         bootstrap.reportFailure(new JobFailedException(prefix + "proxy: cannot connect to pe " + pe + " at " + endpoint + ": " + why, pe, null));
     }
 
@@ -324,7 +324,7 @@ public final class ProxyTransport implements Transport
             // already closed
         }
         closeQuietly(ch);
-        io.jshmem.jfr.TransportEvent.failure(me, "proxy", "stranger dropped", -1, from + ": " + why.getMessage()); // JFR's jshmem.Transport
+        io.jshmem.jfr.Jfr.transportFailure(me, "proxy", "stranger dropped", -1, from + ": " + why.getMessage()); // JFR's jshmem.Transport
         final int count = strangers.incrementAndGet();
         if (count <= 5)
         {
@@ -376,7 +376,7 @@ public final class ProxyTransport implements Transport
         {
             return;
         }
-        io.jshmem.jfr.TransportEvent.failure(me, "proxy", "lost", pe, "its proxy connection " + why); // JFR's jshmem.Transport
+        io.jshmem.jfr.Jfr.transportFailure(me, "proxy", "lost", pe, "its proxy connection " + why); // JFR's jshmem.Transport
         bootstrap.reportFailure(new JobFailedException(prefix + "lost pe " + pe + ": its proxy connection " + why, pe, cause));
     }
 

@@ -1079,7 +1079,7 @@ public final class UcxTransport implements Transport
         // the job's failure first: a thread that sees the PE lost then also sees the job failed
         if (reported.compareAndSet(pe, 0, 1) && !quiescing && !closed)
         {
-            io.jshmem.jfr.TransportEvent.failure(me, "ucx", "lost", pe, why);
+            io.jshmem.jfr.Jfr.transportFailure(me, "ucx", "lost", pe, why);
             bootstrap.reportFailure(new JobFailedException(prefix + "lost pe " + pe + ": " + why, pe, null));
         }
         lost.set(pe, 1);

@@ -1,0 +1,106 @@
+package io.jshmem.jfr;
+
+import jdk.jfr.FlightRecorder;
+
+/**
+ * Whether this JVM runs JDK Flight Recorder, asked before an event of this package is made.
+ * <p>
+ * The first load of an event class starts JFR's metadata and the instrumentation of the JDK's own event classes, whether
+ * or not anything records: on the JDK 25 of this project that took 160-190 ms of a PE's main thread and about 0.3 s of
+ * CPU time, with some 500 methods compiled for it (docs/library.md, "Observing a job"). Where PEs share a node, every
+ * PE paid it at once during init. So jshmem makes its events only once JFR has started in the JVM, at start-up
+ * ({@code -XX:StartFlightRecording}, {@code shmemrun --jfr}) or later ({@code jcmd PID JFR.start}): from then on they are
+ * recorded as before.
+ */
+public final class Jfr
+{
+    private Jfr()
+    {
+    }
+
+    /**
+     * @return whether JFR has started in this JVM (a recording may want jshmem's events). A volatile read; it loads none of
+     *         JFR's machinery.
+     */
+    public static boolean started()
+    {
+        return FlightRecorder.isInitialized();
+    }
+
+    /** @return a begun {@link WaitEvent}, or null where JFR has not started. */
+    public static WaitEvent waitBegun()
+    {
+        if (!started())
+        {
+            return null;
+        }
+        final WaitEvent e = new WaitEvent();
+        e.begin();
+        return e;
+    }
+
+    /** @return a begun {@link TransferEvent}, or null where JFR has not started. */
+    public static TransferEvent transferBegun()
+    {
+        if (!started())
+        {
+            return null;
+        }
+        final TransferEvent e = new TransferEvent();
+        e.begin();
+        return e;
+    }
+
+    /** @return a begun {@link HeapEvent}, or null where JFR has not started. */
+    public static HeapEvent heapBegun()
+    {
+        if (!started())
+        {
+            return null;
+        }
+        final HeapEvent e = new HeapEvent();
+        e.begin();
+        return e;
+    }
+
+    /** @return a begun {@link TransportEvent}, or null where JFR has not started. */
+    public static TransportEvent transportBegun()
+    {
+        if (!started())
+        {
+            return null;
+        }
+        final TransportEvent e = new TransportEvent();
+        e.begin();
+        return e;
+    }
+
+    /** @return a begun {@link CollectiveEvent} where a recording has it enabled, else null. */
+    public static CollectiveEvent collectiveBegun()
+    {
+        if (!started())
+        {
+            return null;
+        }
+        final CollectiveEvent e = new CollectiveEvent();
+        if (!e.isEnabled())
+        {
+            return null;
+        }
+        e.begin();
+        return e;
+    }
+
+    /**
+     * Records a transport's lost peer, failed dial or dropped stranger ({@code jshmem.Transport}) where JFR has started.
+     *
+     * @see TransportEvent#failure
+     */
+    public static void transportFailure(final int pe, final String transport, final String what, final int peer, final String detail)
+    {
+        if (started())
+        {
+            TransportEvent.failure(pe, transport, what, peer, detail);
+        }
+    }
+}
