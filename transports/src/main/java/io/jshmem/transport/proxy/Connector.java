@@ -199,9 +199,8 @@ final class Connector
     int pollDials(final long now)
     {
         int work = 0;
-        for (int i = dialing.size() - 1; i >= 0 && i < dialing.size(); i--)
+        for (final PeerConnection c : dialingNow())
         {
-            final PeerConnection c = dialing.get(i);
             if (c.channel != null)
             {
                 work += stepDial(c, now);
@@ -209,6 +208,25 @@ final class Connector
         }
         return work;
     }
+
+    /** @return whether dials are under way: a waiting thread's duty cycle then polls them ({@link #pollDials}). */
+    boolean dialsUnderWay()
+    {
+        return !dialing.isEmpty();
+    }
+
+    /**
+     * The dials under way, copied: a step may end one. A plain loop over a copy, not an index loop over the list that its
+     * body shrinks: C2 compiled the latter, inlined into the callers' duty cycle, with a loop-limit predicate that failed
+     * while the job's first dials were under way, and every PE then recompiled its duty cycle at once. At 64 PEs ISx's
+     * first timed exchange took 549-602 ms with it and 300-347 without (docs/perf/jfr-gate-20261127.md).
+     */
+    private PeerConnection[] dialingNow()
+    {
+        return dialing.toArray(NO_CONNECTIONS);
+    }
+
+    private static final PeerConnection[] NO_CONNECTIONS = new PeerConnection[0];
 
     /** A ready key of the listener or of an accepted connection in its handshake. */
     void onKey(final SelectionKey k, final long now)
@@ -299,9 +317,8 @@ final class Connector
     /** Deadlines of dials and handshakes, and dials' retries; agent timer. */
     void timers(final long now)
     {
-        for (int i = dialing.size() - 1; i >= 0 && i < dialing.size(); i--)
+        for (final PeerConnection c : dialingNow())
         {
-            final PeerConnection c = dialing.get(i);
             if (now - c.deadlineNs >= 0)
             {
                 fail(c, "no connection within " + timeoutNs / 1_000_000 + " ms (SHMEM_BOOTSTRAP_TIMEOUT)" +

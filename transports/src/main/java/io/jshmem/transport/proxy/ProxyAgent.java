@@ -251,7 +251,10 @@ final class ProxyAgent implements Agent
                 throw new java.io.UncheckedIOException(ex);
             }
             work += callerWork;
-            work += connector.pollDials(now);
+            if (connector.dialsUnderWay())
+            {
+                work += connector.pollDials(now); // out of the common path: no dial is under way once the peers are connected
+            }
             if (now - nextTimer >= 0)
             {
                 timers();
