@@ -27,6 +27,9 @@ public final class Jfr
         return FlightRecorder.isInitialized();
     }
 
+    // One factory per event type, each naming its own class: a shared one taking or returning jdk.jfr.Event would make the
+    // verifier load the caller's event class (to check it is an Event) when it verifies the caller, JFR or not.
+
     /** @return a begun {@link WaitEvent}, or null where JFR has not started. */
     public static WaitEvent waitBegun()
     {
