@@ -19,8 +19,9 @@ public final class Jfr
     }
 
     /**
-     * @return whether JFR has started in this JVM (a recording may want jshmem's events). A volatile read; it loads none of
-     *         JFR's machinery.
+     * Whether JFR has started in this JVM: a volatile read that loads none of JFR's machinery.
+     *
+     * @return true once JFR has started (a recording may want jshmem's events).
      */
     public static boolean started()
     {
@@ -30,7 +31,11 @@ public final class Jfr
     // One factory per event type, each naming its own class: a shared one taking or returning jdk.jfr.Event would make the
     // verifier load the caller's event class (to check it is an Event) when it verifies the caller, JFR or not.
 
-    /** @return a begun {@link WaitEvent}, or null where JFR has not started. */
+    /**
+     * Makes and begins a {@link WaitEvent} where JFR has started.
+     *
+     * @return the event, or null where JFR has not started.
+     */
     public static WaitEvent waitBegun()
     {
         if (!started())
@@ -42,7 +47,11 @@ public final class Jfr
         return e;
     }
 
-    /** @return a begun {@link TransferEvent}, or null where JFR has not started. */
+    /**
+     * Makes and begins a {@link TransferEvent} where JFR has started.
+     *
+     * @return the event, or null where JFR has not started.
+     */
     public static TransferEvent transferBegun()
     {
         if (!started())
@@ -54,7 +63,11 @@ public final class Jfr
         return e;
     }
 
-    /** @return a begun {@link HeapEvent}, or null where JFR has not started. */
+    /**
+     * Makes and begins a {@link HeapEvent} where JFR has started.
+     *
+     * @return the event, or null where JFR has not started.
+     */
     public static HeapEvent heapBegun()
     {
         if (!started())
@@ -66,7 +79,11 @@ public final class Jfr
         return e;
     }
 
-    /** @return a begun {@link TransportEvent}, or null where JFR has not started. */
+    /**
+     * Makes and begins a {@link TransportEvent} where JFR has started.
+     *
+     * @return the event, or null where JFR has not started.
+     */
     public static TransportEvent transportBegun()
     {
         if (!started())
@@ -78,7 +95,11 @@ public final class Jfr
         return e;
     }
 
-    /** @return a begun {@link CollectiveEvent} where a recording has it enabled, else null. */
+    /**
+     * Makes and begins a {@link CollectiveEvent} where JFR has started and a recording has the event enabled.
+     *
+     * @return the event, or null.
+     */
     public static CollectiveEvent collectiveBegun()
     {
         if (!started())
@@ -97,6 +118,11 @@ public final class Jfr
     /**
      * Records a transport's lost peer, failed dial or dropped stranger ({@code jshmem.Transport}) where JFR has started.
      *
+     * @param pe        the emitting PE's WORLD number.
+     * @param transport the transport's name.
+     * @param what      {@code lost}, {@code connect failed} or {@code stranger dropped}.
+     * @param peer      the peer's WORLD number, or -1.
+     * @param detail    why.
      * @see TransportEvent#failure
      */
     public static void transportFailure(final int pe, final String transport, final String what, final int peer, final String detail)
