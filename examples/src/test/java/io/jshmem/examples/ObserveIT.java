@@ -124,7 +124,8 @@ class ObserveIT
             final List<String> lines = Files.readAllLines(f);
             final int recording = indexOf(lines, " jdk.jfr.Recording ");
             assertTrue(recording > 0, f + ": the PE's Recording class load is in the log");
-            assertTrue(indexOf(lines, " io.jshmem.jfr.Jfr ") >= 0 && indexOf(lines, " io.jshmem.jfr.Jfr ") < recording, f + ": the gate was asked");
+            final int gate = indexOf(lines, " io.jshmem.jfr.Jfr ");
+            assertTrue(gate >= 0 && gate < recording, f + ": the gate was asked");
             for (final String line : lines.subList(0, recording))
             {
                 assertTrue(!line.contains(" jdk.jfr.internal.") && !line.matches(".* io\\.jshmem\\.jfr\\.\\w+Event .*"),

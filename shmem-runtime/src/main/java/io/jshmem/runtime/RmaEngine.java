@@ -587,14 +587,14 @@ final class RmaEngine
             if (event != null)
             {
                 event.end();
-            }
-            if (event != null && event.shouldCommit())
-            {
-                event.pe = owner.myPe();
-                event.kind = "quiet";
-                event.object = "context";
-                event.index = -1;
-                event.commit();
+                if (event.shouldCommit())
+                {
+                    event.pe = owner.myPe();
+                    event.kind = "quiet";
+                    event.object = "context";
+                    event.index = -1;
+                    event.commit();
+                }
             }
         }
     }

@@ -26,6 +26,7 @@ final class Connector
 {
     private static final long FIRST_RETRY_NS = 20_000_000L;
     private static final long MAX_RETRY_NS = 1_000_000_000L;
+    private static final PeerConnection[] NO_CONNECTIONS = new PeerConnection[0];
 
     /** An accepted connection still in its handshake (its peer's rank is not yet known). */
     private static final class Accepting
@@ -225,8 +226,6 @@ final class Connector
     {
         return dialing.toArray(NO_CONNECTIONS);
     }
-
-    private static final PeerConnection[] NO_CONNECTIONS = new PeerConnection[0];
 
     /** A ready key of the listener or of an accepted connection in its handshake. */
     void onKey(final SelectionKey k, final long now)
