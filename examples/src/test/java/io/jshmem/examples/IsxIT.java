@@ -101,7 +101,7 @@ class IsxIT
         for (final Path log : logs)
         {
             final List<String> lines = Files.readAllLines(log);
-            assertTrue(lines.stream().anyMatch(l -> l.contains("io.jshmem.transport.proxy.FrameApplier::parse (") && !l.contains("SKIPPED")),
+            assertTrue(lines.stream().anyMatch(l -> l.contains("io.jshmem.transport.proxy.FrameApplier::apply (") && !l.contains("SKIPPED")),
                 log + " has C1 compiling the frame applier");
             final List<String> refused = lines.stream().filter(l -> l.contains("io.jshmem.")
                 && (l.contains("COMPILE SKIPPED") && !l.contains("concurrent class loading") || l.contains("not compilable"))).toList();

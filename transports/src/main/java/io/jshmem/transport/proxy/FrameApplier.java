@@ -50,14 +50,6 @@ final class FrameApplier
      * Applies the complete frames at the front of {@code c}'s receive buffer and keeps the bytes of an incomplete one
      * (growing the buffer so it fits, or so a busy stream reads more per call); stops at a corrupt frame, which loses
      * the peer.
-     * <p>
-     * The JIT's shape of this class is measured (docs/perf/frame-applier-20261127.md): each frame type is applied by a
-     * method of its own, and the dispatch stays in this method. As one method of 1.2 kB the applier was refused by C1
-     * ("out of virtual registers"), so it ran in the interpreter until every PE of a node compiled it with C2 at once.
-     * This method's bytecode stays above C2's hot inlining limit ({@code FreqInlineSize}, 325 bytes), so that C2
-     * compiles frame application as a unit of its own rather than inside the compiles of its callers (the selector and
-     * the waits' duty cycle): with a small dispatch method of its own instead, ISx's first exchanges at 64 PEs were
-     * slower than with either. {@code FrameApplierShapeTest} keeps this shape.
      *
      * @param filled the read that brought these bytes filled the buffer.
      */
@@ -86,21 +78,9 @@ final class FrameApplier
             {
                 break;
             }
-            final boolean ok = switch (type)
+            if (!apply(c, s, pos, type, payload))
             {
-                case Frames.PUT -> put(c, s, pos, payload);
-                case Frames.PUT_SIGNAL -> putSignal(c, s, pos, payload);
-                case Frames.GET -> get(c, s, pos);
-                case Frames.AMO -> amo(c, s, pos);
-                case Frames.GET_REPLY -> getReply(c, s, pos, payload);
-                case Frames.AMO_REPLY -> amoReply(c, s, pos);
-                case Frames.ACK -> ack(c, s.get(Frames.I64, pos + 8));
-                case Frames.HEARTBEAT -> true; // its arrival updated lastReceived
-                default -> throw new IllegalStateException("unreachable: " + type);
-            };
-            if (!ok)
-            {
-                return; // a corrupt frame lost the peer
+                return;
             }
             pos += fixed + payload;
         }
@@ -119,6 +99,28 @@ final class FrameApplier
     private boolean inHeap(final long offset, final long bytes)
     {
         return offset >= 0 && bytes >= 0 && offset <= heapSize - bytes;
+    }
+
+    /**
+     * Applies one complete frame; @return false where it was corrupt (the peer is lost). Each type has its own method:
+     * as one method (1.2 kB of bytecode, every memory-segment access inlined) C1 gave up on it ("out of virtual
+     * registers"), so it ran in the interpreter until every PE of a node compiled it with C2 at the same moment
+     * (docs/perf/frame-applier-20261127.md).
+     */
+    private boolean apply(final PeerConnection c, final MemorySegment s, final int pos, final int type, final int payload)
+    {
+        return switch (type)
+        {
+            case Frames.PUT -> put(c, s, pos, payload);
+            case Frames.PUT_SIGNAL -> putSignal(c, s, pos, payload);
+            case Frames.GET -> get(c, s, pos);
+            case Frames.AMO -> amo(c, s, pos);
+            case Frames.GET_REPLY -> getReply(c, s, pos, payload);
+            case Frames.AMO_REPLY -> amoReply(c, s, pos);
+            case Frames.ACK -> ack(c, s.get(Frames.I64, pos + 8));
+            case Frames.HEARTBEAT -> true; // its arrival updated lastReceived
+            default -> throw new IllegalStateException("unreachable: " + type);
+        };
     }
 
     private boolean put(final PeerConnection c, final MemorySegment s, final int pos, final int payload)
