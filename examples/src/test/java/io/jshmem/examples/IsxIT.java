@@ -28,10 +28,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The isx example (ParRes ISx's integer sort) through the launcher users run, with a small key count so each job
- * takes seconds: 4 PEs on this host (p2p) with ISx's log file, 4 PEs through the proxy with C1's compilations
- * logged, 2+2 PEs on two test hosts (root only; the inter-node transport SHMEM_TRANSPORT selects), and a corrupted
- * key on one PE of 4, which must fail verification and make every PE exit non-zero. Every PE must print its verdict
- * and PE 0 the job's.
+ * takes seconds: 4 PEs on this host (p2p) with ISx's log file, 2+2 PEs on two test hosts (root only; the
+ * inter-node transport SHMEM_TRANSPORT selects), and a corrupted key on one PE of 4, which must fail
+ * verification and make every PE exit non-zero. Every PE must print its verdict and PE 0 the job's.
  */
 class IsxIT
 {
@@ -71,41 +70,6 @@ class IsxIT
         for (final String row : lines.subList(2, lines.size()))
         {
             assertEquals(8, row.split("\t").length, row);
-        }
-    }
-
-    /**
-     * ISx's exchange through the proxy (forced on one host), every PE's JIT held to C1's profiling tier with its
-     * thresholds lowered so that the exchange's paths compile within a short job, and its compilations logged to a file
-     * per PE: C1 compiles every jshmem method it reaches. A method C1 refuses ("out of virtual registers", as the
-     * proxy's frame applier was when it was one method) runs in the interpreter until C2 takes it, on every PE at once.
-     */
-    @Test
-    void c1CompilesEveryJshmemMethodOfTheProxyExchange(@TempDir final Path dir) throws Exception
-    {
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        final PrintStream ps = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        final int status = ShmemRun.run(new String[] {"-np", "4", "--tag-output", "-cp", System.getProperty("java.class.path"),
-            "-x", "SHMEM_TRANSPORT=proxy", "-J", "-XX:+UnlockDiagnosticVMOptions", "-J", "-XX:-DisplayVMOutput", "-J",
-            "-XX:+LogVMOutput", "-J", "-XX:LogFile=" + dir.resolve("jit-%p.log"), "-J", "-XX:+PrintCompilation", "-J",
-            "-XX:TieredStopAtLevel=3", "-J", "-XX:CompileThresholdScaling=0.05", "isx", Integer.toString(KEYS), "4", "-"}, ps, ps);
-        final String out = bytes.toString(StandardCharsets.UTF_8);
-        assertEquals(0, status, out);
-        assertPassed(out, 4);
-        final List<Path> logs;
-        try (Stream<Path> files = Files.list(dir))
-        {
-            logs = files.filter(f -> f.getFileName().toString().startsWith("jit-")).toList();
-        }
-        assertEquals(4, logs.size(), "a compilation log per PE: " + logs);
-        for (final Path log : logs)
-        {
-            final List<String> lines = Files.readAllLines(log);
-            assertTrue(lines.stream().anyMatch(l -> l.contains("io.jshmem.transport.proxy.FrameApplier::apply (") && !l.contains("SKIPPED")),
-                log + " has C1 compiling the frame applier");
-            final List<String> refused = lines.stream().filter(l -> l.contains("io.jshmem.")
-                && (l.contains("COMPILE SKIPPED") && !l.contains("concurrent class loading") || l.contains("not compilable"))).toList();
-            assertEquals(List.of(), refused, "jshmem methods C1 refused in " + log);
         }
     }
 

@@ -101,169 +101,142 @@ final class FrameApplier
         return offset >= 0 && bytes >= 0 && offset <= heapSize - bytes;
     }
 
-    /**
-     * Applies one complete frame; @return false where it was corrupt (the peer is lost). Each type has its own method:
-     * as one method (1.2 kB of bytecode, every memory-segment access inlined) C1 gave up on it ("out of virtual
-     * registers"), so it ran in the interpreter until every PE of a node compiled it with C2 at the same moment
-     * (docs/perf/frame-applier-20261127.md).
-     */
     private boolean apply(final PeerConnection c, final MemorySegment s, final int pos, final int type, final int payload)
     {
-        return switch (type)
-        {
-            case Frames.PUT -> put(c, s, pos, payload);
-            case Frames.PUT_SIGNAL -> putSignal(c, s, pos, payload);
-            case Frames.GET -> get(c, s, pos);
-            case Frames.AMO -> amo(c, s, pos);
-            case Frames.GET_REPLY -> getReply(c, s, pos, payload);
-            case Frames.AMO_REPLY -> amoReply(c, s, pos);
-            case Frames.ACK -> ack(c, s.get(Frames.I64, pos + 8));
-            case Frames.HEARTBEAT -> true; // its arrival updated lastReceived
-            default -> throw new IllegalStateException("unreachable: " + type);
-        };
-    }
-
-    private boolean put(final PeerConnection c, final MemorySegment s, final int pos, final int payload)
-    {
         final long offset = s.get(Frames.I64, pos + 8);
-        if (!inHeap(offset, payload))
+        switch (type)
         {
-            return agent.corrupt(c, "PUT offset=" + offset + " bytes=" + payload + " outside the heap of " + heapSize);
-        }
-        VarHandle.releaseFence(); // earlier requests' stores before this one's
-        MemorySegment.copy(s, pos + Frames.HEADER, heap, offset, payload);
-        c.applied++;
-        return true;
-    }
-
-    private boolean putSignal(final PeerConnection c, final MemorySegment s, final int pos, final int payload)
-    {
-        final long offset = s.get(Frames.I64, pos + 8);
-        final long sigOffset = s.get(Frames.I64, pos + 16);
-        final long signal = s.get(Frames.I64, pos + 24);
-        final int op = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 1);
-        if (!inHeap(offset, payload) || !inHeap(sigOffset, 8) || (sigOffset & 7) != 0 || op < 0 || op >= SIGNAL_OPS.length)
-        {
-            return agent.corrupt(c, "PUT_SIGNAL offset=" + offset + " bytes=" + payload + " signal offset=" + sigOffset + " op=" + op);
-        }
-        VarHandle.releaseFence();
-        if (payload > 0)
-        {
-            MemorySegment.copy(s, pos + Frames.fixed(Frames.PUT_SIGNAL), heap, offset, payload);
-            VarHandle.fullFence(); // data, then the signal that announces it
-        }
-        HeapAtomics.signal(heap, sigOffset, signal, SIGNAL_OPS[op]);
-        signalled = true;
-        c.applied++;
-        return true;
-    }
-
-    private boolean get(final PeerConnection c, final MemorySegment s, final int pos)
-    {
-        final long offset = s.get(Frames.I64, pos + 8);
-        final int length = s.get(Frames.I32, pos + 16);
-        final int slot = s.get(Frames.I32, pos + 20);
-        if (length < 0 || length > Frames.MAX_CHUNK || !inHeap(offset, length))
-        {
-            return agent.corrupt(c, "GET offset=" + offset + " bytes=" + length + " outside the heap of " + heapSize);
-        }
-        final int fixed = Frames.fixed(Frames.GET_REPLY);
-        if (ProxyTrace.ON && c.traceServeNs == 0)
-        {
-            c.traceServeNs = c.traceReadNs;
-        }
-        c.ensureTx(fixed + length);
-        final int at = header(c, Frames.GET_REPLY, 0, 0, length, 0);
-        c.txSegment.set(Frames.I32, at + 16, slot);
-        c.txSegment.set(Frames.I32, at + 20, 0);
-        VarHandle.acquireFence();
-        MemorySegment.copy(heap, offset, c.txSegment, at + fixed, length);
-        c.tx.position(at + fixed + length);
-        c.applied++;
-        return true;
-    }
-
-    private boolean amo(final PeerConnection c, final MemorySegment s, final int pos)
-    {
-        final long offset = s.get(Frames.I64, pos + 8);
-        final int op = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 1);
-        final int size = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 2);
-        final long value = s.get(Frames.I64, pos + 16);
-        final long cond = s.get(Frames.I64, pos + 24);
-        final int slot = s.get(Frames.I32, pos + 32);
-        if (op < 0 || op >= ATOMIC_OPS.length || size != 4 && size != 8 || !inHeap(offset, size) || (offset & (size - 1)) != 0)
-        {
-            return agent.corrupt(c, "AMO op=" + op + " size=" + size + " offset=" + offset);
-        }
-        VarHandle.releaseFence();
-        final long old = HeapAtomics.apply(heap, ATOMIC_OPS[op], size, offset, value, cond);
-        signalled = true;
-        if (slot >= 0)
-        {
-            if (ProxyTrace.ON && c.traceServeNs == 0)
+            case Frames.PUT ->
             {
-                c.traceServeNs = c.traceReadNs;
+                if (!inHeap(offset, payload))
+                {
+                    return agent.corrupt(c, "PUT offset=" + offset + " bytes=" + payload + " outside the heap of " + heapSize);
+                }
+                VarHandle.releaseFence(); // earlier requests' stores before this one's
+                MemorySegment.copy(s, pos + Frames.HEADER, heap, offset, payload);
+                c.applied++;
             }
-            c.ensureTx(Frames.fixed(Frames.AMO_REPLY));
-            final int at = header(c, Frames.AMO_REPLY, 0, 0, 0, 0);
-            c.txSegment.set(Frames.I64, at + 16, old);
-            c.txSegment.set(Frames.I32, at + 24, slot);
-            c.txSegment.set(Frames.I32, at + 28, 0);
-            c.tx.position(at + Frames.fixed(Frames.AMO_REPLY));
-        }
-        c.applied++;
-        return true;
-    }
-
-    private boolean getReply(final PeerConnection c, final MemorySegment s, final int pos, final int payload)
-    {
-        final int slot = s.get(Frames.I32, pos + 16);
-        if (!completions.isBusy(slot) || completions.slot(slot).dest == null || completions.slot(slot).dest.byteSize() != payload)
-        {
-            return agent.corrupt(c, "GET_REPLY for slot " + slot + " with " + payload + " bytes that no get of this PE awaits");
-        }
-        final Completions.Slot sl = completions.slot(slot);
-        if (ProxyTrace.ON)
-        {
-            traceReply(c);
-        }
-        MemorySegment.copy(s, pos + Frames.fixed(Frames.GET_REPLY), sl.dest, 0, payload);
-        completions.complete(sl);
-        return true;
-    }
-
-    private boolean amoReply(final PeerConnection c, final MemorySegment s, final int pos)
-    {
-        final long old = s.get(Frames.I64, pos + 16);
-        final int slot = s.get(Frames.I32, pos + 24);
-        if (!completions.isBusy(slot))
-        {
-            return agent.corrupt(c, "AMO_REPLY for slot " + slot + " that no atomic of this PE awaits");
-        }
-        final Completions.Slot sl = completions.slot(slot);
-        if (ProxyTrace.ON)
-        {
-            traceReply(c);
-        }
-        sl.value = old;
-        if (sl.dest != null)
-        {
-            HeapAtomics.store(sl.dest, old);
-        }
-        completions.complete(sl);
-        return true;
-    }
-
-    /** An ACK of the first {@code count} requests this PE sent on {@code c}. */
-    private boolean ack(final PeerConnection c, final long count)
-    {
-        if (count < c.acked || count > c.sent)
-        {
-            return agent.corrupt(c, "ACK of " + count + " requests; " + c.sent + " sent, " + c.acked + " acknowledged before");
-        }
-        while (c.acked < count)
-        {
-            transport.completed(c.popRequest(), c.pe);
+            case Frames.PUT_SIGNAL ->
+            {
+                final long sigOffset = s.get(Frames.I64, pos + 16);
+                final long signal = s.get(Frames.I64, pos + 24);
+                final int op = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 1);
+                if (!inHeap(offset, payload) || !inHeap(sigOffset, 8) || (sigOffset & 7) != 0 || op < 0 || op >= SIGNAL_OPS.length)
+                {
+                    return agent.corrupt(c, "PUT_SIGNAL offset=" + offset + " bytes=" + payload + " signal offset=" + sigOffset + " op=" + op);
+                }
+                VarHandle.releaseFence();
+                if (payload > 0)
+                {
+                    MemorySegment.copy(s, pos + Frames.fixed(Frames.PUT_SIGNAL), heap, offset, payload);
+                    VarHandle.fullFence(); // data, then the signal that announces it
+                }
+                HeapAtomics.signal(heap, sigOffset, signal, SIGNAL_OPS[op]);
+                signalled = true;
+                c.applied++;
+            }
+            case Frames.GET ->
+            {
+                final int length = s.get(Frames.I32, pos + 16);
+                final int slot = s.get(Frames.I32, pos + 20);
+                if (length < 0 || length > Frames.MAX_CHUNK || !inHeap(offset, length))
+                {
+                    return agent.corrupt(c, "GET offset=" + offset + " bytes=" + length + " outside the heap of " + heapSize);
+                }
+                final int fixed = Frames.fixed(Frames.GET_REPLY);
+                if (ProxyTrace.ON && c.traceServeNs == 0)
+                {
+                    c.traceServeNs = c.traceReadNs;
+                }
+                c.ensureTx(fixed + length);
+                final int at = header(c, Frames.GET_REPLY, 0, 0, length, 0);
+                c.txSegment.set(Frames.I32, at + 16, slot);
+                c.txSegment.set(Frames.I32, at + 20, 0);
+                VarHandle.acquireFence();
+                MemorySegment.copy(heap, offset, c.txSegment, at + fixed, length);
+                c.tx.position(at + fixed + length);
+                c.applied++;
+            }
+            case Frames.AMO ->
+            {
+                final int op = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 1);
+                final int size = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 2);
+                final long value = s.get(Frames.I64, pos + 16);
+                final long cond = s.get(Frames.I64, pos + 24);
+                final int slot = s.get(Frames.I32, pos + 32);
+                if (op < 0 || op >= ATOMIC_OPS.length || size != 4 && size != 8 || !inHeap(offset, size) || (offset & (size - 1)) != 0)
+                {
+                    return agent.corrupt(c, "AMO op=" + op + " size=" + size + " offset=" + offset);
+                }
+                VarHandle.releaseFence();
+                final long old = HeapAtomics.apply(heap, ATOMIC_OPS[op], size, offset, value, cond);
+                signalled = true;
+                if (slot >= 0)
+                {
+                    if (ProxyTrace.ON && c.traceServeNs == 0)
+                    {
+                        c.traceServeNs = c.traceReadNs;
+                    }
+                    c.ensureTx(Frames.fixed(Frames.AMO_REPLY));
+                    final int at = header(c, Frames.AMO_REPLY, 0, 0, 0, 0);
+                    c.txSegment.set(Frames.I64, at + 16, old);
+                    c.txSegment.set(Frames.I32, at + 24, slot);
+                    c.txSegment.set(Frames.I32, at + 28, 0);
+                    c.tx.position(at + Frames.fixed(Frames.AMO_REPLY));
+                }
+                c.applied++;
+            }
+            case Frames.GET_REPLY ->
+            {
+                final int slot = s.get(Frames.I32, pos + 16);
+                if (!completions.isBusy(slot) || completions.slot(slot).dest == null || completions.slot(slot).dest.byteSize() != payload)
+                {
+                    return agent.corrupt(c, "GET_REPLY for slot " + slot + " with " + payload + " bytes that no get of this PE awaits");
+                }
+                final Completions.Slot sl = completions.slot(slot);
+                if (ProxyTrace.ON)
+                {
+                    traceReply(c);
+                }
+                MemorySegment.copy(s, pos + Frames.fixed(Frames.GET_REPLY), sl.dest, 0, payload);
+                completions.complete(sl);
+            }
+            case Frames.AMO_REPLY ->
+            {
+                final long old = s.get(Frames.I64, pos + 16);
+                final int slot = s.get(Frames.I32, pos + 24);
+                if (!completions.isBusy(slot))
+                {
+                    return agent.corrupt(c, "AMO_REPLY for slot " + slot + " that no atomic of this PE awaits");
+                }
+                final Completions.Slot sl = completions.slot(slot);
+                if (ProxyTrace.ON)
+                {
+                    traceReply(c);
+                }
+                sl.value = old;
+                if (sl.dest != null)
+                {
+                    HeapAtomics.store(sl.dest, old);
+                }
+                completions.complete(sl);
+            }
+            case Frames.ACK ->
+            {
+                if (offset < c.acked || offset > c.sent)
+                {
+                    return agent.corrupt(c, "ACK of " + offset + " requests; " + c.sent + " sent, " + c.acked + " acknowledged before");
+                }
+                while (c.acked < offset)
+                {
+                    transport.completed(c.popRequest(), c.pe);
+                }
+            }
+            case Frames.HEARTBEAT ->
+            {
+                // its arrival updated lastReceived
+            }
+            default -> throw new IllegalStateException("unreachable: " + type);
         }
         return true;
     }
