@@ -15,9 +15,9 @@ public final class SizeParser
     }
 
     /**
-
-     * Parses one size (see the class comment for the grammar).
-
+     * Parses one size (see the class comment for the grammar). Exact long arithmetic, no {@code BigDecimal}: the first
+     * use of {@code BigDecimal} in a JVM costs 15-20 ms of class initialisation, and every PE parses its heap size
+     * in {@code Shmem.init} (docs/perf/startup-options-20261127.md).
      *
      * @param text the value.
      * @return the size in bytes.
@@ -30,50 +30,93 @@ public final class SizeParser
             throw new IllegalArgumentException("no value");
         }
         final String s = text.strip();
-        int i = 0;
         final int n = s.length();
-        final StringBuilder digits = new StringBuilder();
-        boolean sawDigit = false;
-        while (i < n && Character.isDigit(s.charAt(i)) && s.charAt(i) < 128)
+        int i = 0;
+        final int wholeStart = i;
+        while (i < n && isAsciiDigit(s.charAt(i)))
         {
-            digits.append(s.charAt(i++));
-            sawDigit = true;
+            i++;
         }
+        final int wholeEnd = i;
+        int fractionStart = i;
+        int fractionEnd = i;
         if (i < n && s.charAt(i) == '.')
         {
-            digits.append('.');
-            i++;
-            while (i < n && Character.isDigit(s.charAt(i)) && s.charAt(i) < 128)
+            fractionStart = ++i;
+            while (i < n && isAsciiDigit(s.charAt(i)))
             {
-                digits.append(s.charAt(i++));
-                sawDigit = true;
+                i++;
             }
+            fractionEnd = i;
         }
-        if (!sawDigit)
+        if (wholeEnd == wholeStart && fractionEnd == fractionStart)
         {
             throw new IllegalArgumentException("'" + text + "' is not a non-negative number of bytes");
         }
-        long scale = 1;
+        int shift = 0;
         if (i < n)
         {
             switch (s.charAt(i))
             {
-                case 'k', 'K' -> scale = 1L << 10;
-                case 'm', 'M' -> scale = 1L << 20;
-                case 'g', 'G' -> scale = 1L << 30;
-                case 't', 'T' -> scale = 1L << 40;
+                case 'k', 'K' -> shift = 10;
+                case 'm', 'M' -> shift = 20;
+                case 'g', 'G' -> shift = 30;
+                case 't', 'T' -> shift = 40;
                 default -> throw new IllegalArgumentException(
                     "'" + text + "' has '" + s.charAt(i) + "' where a multiplier (k, m, g, t) or the end was expected");
             }
         }
-        final java.math.BigDecimal value = new java.math.BigDecimal(digits.toString())
-            .multiply(java.math.BigDecimal.valueOf(scale))
-            .setScale(0, java.math.RoundingMode.CEILING);
-        if (value.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0)
+        try
+        {
+            long whole = 0;
+            for (int d = wholeStart; d < wholeEnd; d++)
+            {
+                whole = Math.addExact(Math.multiplyExact(whole, 10), s.charAt(d) - '0');
+            }
+            return Math.addExact(Math.multiplyExact(whole, 1L << shift), fractionTimesPowerOfTwoRoundedUp(s, fractionStart, fractionEnd, shift));
+        }
+        catch (final ArithmeticException overflow)
         {
             throw new IllegalArgumentException("'" + text + "' is larger than " + Long.MAX_VALUE + " bytes");
         }
-        return value.longValueExact();
+    }
+
+    private static boolean isAsciiDigit(final char c)
+    {
+        return c >= '0' && c <= '9';
+    }
+
+    /**
+     * {@return ceil(0.DIGITS * 2^shift)}, exactly: the decimal fraction doubled {@code shift} times, each doubling's
+     * carry out of the first digit going to the integer part, then 1 more if any fraction is left}
+     */
+    private static long fractionTimesPowerOfTwoRoundedUp(final String s, final int from, final int to, final int shift)
+    {
+        final int[] digits = new int[to - from];
+        for (int d = 0; d < digits.length; d++)
+        {
+            digits[d] = s.charAt(from + d) - '0';
+        }
+        long whole = 0;
+        for (int k = 0; k < shift; k++)
+        {
+            int carry = 0;
+            for (int d = digits.length - 1; d >= 0; d--)
+            {
+                final int v = digits[d] * 2 + carry;
+                digits[d] = v % 10;
+                carry = v / 10;
+            }
+            whole = whole * 2 + carry;
+        }
+        for (final int d : digits)
+        {
+            if (d != 0)
+            {
+                return whole + 1;
+            }
+        }
+        return whole;
     }
 
     /**
