@@ -2,11 +2,8 @@ package io.jshmem.bootstrap;
 
 import java.io.IOException;
 import java.net.ProtocolException;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Mutual challenge-response authentication of a bootstrap connection with HMAC-SHA256 over the
@@ -146,18 +143,6 @@ final class Auth
 
     static byte[] mac(final byte[] secret, final String label, final byte[] a, final byte[] b)
     {
-        try
-        {
-            final Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-            mac.update(label.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            mac.update(a);
-            mac.update(b);
-            return mac.doFinal();
-        }
-        catch (final GeneralSecurityException ex)
-        {
-            throw new IllegalStateException("HmacSHA256 unavailable", ex);
-        }
+        return HmacSha256.of(secret, label.getBytes(java.nio.charset.StandardCharsets.US_ASCII), a, b);
     }
 }

@@ -1,17 +1,16 @@
 package io.jshmem.transport.proxy;
 
+import io.jshmem.bootstrap.HmacSha256;
+
 import java.io.IOException;
 import java.net.ProtocolException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.function.IntPredicate;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Mutual challenge-response authentication of a proxy connection, the bootstrap's scheme with a key
@@ -233,19 +232,7 @@ final class Handshake
 
     static byte[] mac(final byte[] key, final String label, final byte[] a, final byte[] b, final int clientRank, final int serverRank)
     {
-        try
-        {
-            final Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            mac.update(label.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            mac.update(a);
-            mac.update(b);
-            mac.update(ByteBuffer.allocate(8).putInt(clientRank).putInt(serverRank).array());
-            return mac.doFinal();
-        }
-        catch (final GeneralSecurityException ex)
-        {
-            throw new IllegalStateException("HmacSHA256 unavailable", ex);
-        }
+        return HmacSha256.of(key, label.getBytes(java.nio.charset.StandardCharsets.US_ASCII), a, b,
+            ByteBuffer.allocate(8).putInt(clientRank).putInt(serverRank).array());
     }
 }
