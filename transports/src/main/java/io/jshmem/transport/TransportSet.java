@@ -25,7 +25,8 @@ import java.util.function.Consumer;
  * {@link #slotOf(int)} its index among {@link #used()}, the remote transports this PE sends through; a
  * context holds one {@link TransportContext} per used transport ({@link #newContexts(boolean)}), so a hot-path
  * operation is two array loads. A transport that neither reaches a PE from here nor is used by any PE to
- * reach this one is closed right after connect (an idle progress thread or listener costs nothing then).
+ * reach this one is closed right after connect (an idle progress thread or listener costs nothing then). Where every
+ * PE is on one node and p2p is listed first, p2p takes every pair, so no remote transport is made at all.
  * <p>
  * Every PE must resolve the same list of transports: {@code auto} may differ between hosts (a host
  * without a native library), so the job uses PE 0's list and a PE that cannot make one of its transports
@@ -82,6 +83,9 @@ public final class TransportSet implements AutoCloseable
         try
         {
             p2p = new P2pTransport(bootstrap, setup.heap(), setup.directory(), names.contains(Transports.P2P));
+            // every PE on one node with p2p preferred: p2p takes every pair, so no remote transport would be used by
+            // anyone; none is made (the proxy's ring, thread and listening socket cost a PE about 30 ms of init)
+            final boolean p2pTakesEveryPair = names.indexOf(Transports.P2P) == 0 && oneNode(bootstrap.nodeOfRank());
             boolean anyRemote = false;
             for (int i = 0; i < listed.length; i++)
             {
@@ -95,7 +99,7 @@ public final class TransportSet implements AutoCloseable
                 final String why = provider.unavailableReason(setup);
                 if (why == null)
                 {
-                    listed[i] = provider.create(setup);
+                    listed[i] = p2pTakesEveryPair ? null : provider.create(setup);
                     anyRemote = true;
                 }
                 else
@@ -204,6 +208,18 @@ public final class TransportSet implements AutoCloseable
     }
 
     /** Every PE must use the same list: PE 0's where it was resolved automatically, an error otherwise. */
+    private static boolean oneNode(final int[] nodeOfRank)
+    {
+        for (final int node : nodeOfRank)
+        {
+            if (node != nodeOfRank[0])
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static List<String> agreeOnNames(final Bootstrap bootstrap, final String prefix, final boolean auto, final List<String> mine)
     {
         final byte[][] all = bootstrap.allgather(String.join(",", mine).getBytes(StandardCharsets.UTF_8));
