@@ -134,7 +134,8 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             final JobShape shape = agreeOnShape(bootstrap, prefix, settings.heapBytes());
             final long heapSize = shape.heapSize();
             final Path dir = HeapFile.DEFAULT_DIRECTORY;
-            sweepStaleHeaps(dir, prefix, settings.debug());
+            final Path own = HeapFile.path(dir, bootstrap.jobId(), bootstrap.rank());
+            sweepStaleHeaps(dir, own, bootstrap.nodeRank() == 0, prefix, settings.debug());
             heap = HeapFile.create(dir, bootstrap.jobId(), bootstrap.rank(), bootstrap.size(), heapSize);
             final HeapFile created = heap;
             bootstrap.onExit(created::unlink); // a global exit or failure exit during init leaves no file behind
@@ -253,13 +254,17 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
 
     /**
      * Removes heap files that a crashed job left behind (a PE killed between creating its heap and the
-     * unlink after mapping). Only files whose header names a dead creator are touched.
+     * unlink after mapping). Only files whose header names a dead creator are touched. Every PE clears its own
+     * file's name; the node's first PE sweeps the directory (every PE of a node did, reading the header of every
+     * other PE's file: 38 ms cold per PE at one file, 56 ms at 64; docs/perf/startup-options-20261127.md).
      */
-    private static void sweepStaleHeaps(final Path dir, final String prefix, final boolean debug)
+    private static void sweepStaleHeaps(final Path dir, final Path own, final boolean wholeDirectory, final String prefix,
+        final boolean debug)
     {
         try
         {
-            final List<Path> removed = StaleHeapFiles.sweep(dir);
+            final List<Path> removed = wholeDirectory ? StaleHeapFiles.sweep(dir)
+                : StaleHeapFiles.removeIfStale(own) ? List.of(own) : List.of();
             if (debug && !removed.isEmpty())
             {
                 System.err.println(prefix + "removed stale heap files of dead jobs: " + removed);

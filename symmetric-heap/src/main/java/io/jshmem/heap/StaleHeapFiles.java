@@ -46,24 +46,37 @@ public final class StaleHeapFiles
         {
             for (final Path file : files)
             {
-                final OptionalLong pid = creatorPid(file);
-                if (pid.isPresent() && !isAlive(pid.getAsLong()))
+                if (removeIfStale(file))
                 {
-                    try
-                    {
-                        if (Files.deleteIfExists(file))
-                        {
-                            removed.add(file);
-                        }
-                    }
-                    catch (final IOException ignore)
-                    {
-                        // Not ours to remove (another user's file in a sticky directory): leave it.
-                    }
+                    removed.add(file);
                 }
             }
         }
         return removed;
+    }
+
+    /**
+     * Removes one file under the rules above: a PE about to create its heap file clears its own name this way (a
+     * crashed earlier job with the same job id), in constant time, while one PE per node sweeps the whole directory.
+     *
+     * @param file a path that may name a stale heap file.
+     * @return whether it was a heap file of a dead creator and is now removed.
+     */
+    public static boolean removeIfStale(final Path file)
+    {
+        final OptionalLong pid = creatorPid(file);
+        if (pid.isPresent() && !isAlive(pid.getAsLong()))
+        {
+            try
+            {
+                return Files.deleteIfExists(file);
+            }
+            catch (final IOException ignore)
+            {
+                // Not ours to remove (another user's file in a sticky directory): leave it.
+            }
+        }
+        return false;
     }
 
     /**

@@ -82,6 +82,28 @@ class StaleHeapFilesTest
         }
     }
 
+    /** What a PE does for its own file name before it creates it: one file, under the sweep's rules. */
+    @Test
+    void removeIfStaleRemovesOneDeadCreatorsFileAndNothingElse() throws Exception
+    {
+        final Path dead = writeHeapFile(HeapFile.path(dir, "rerun", 2), "rerun", 2, deadPid());
+        final Path other = writeHeapFile(HeapFile.path(dir, "rerun", 3), "rerun", 3, deadPid());
+        final Path live = writeHeapFile(HeapFile.path(dir, "rerun", 4), "rerun", 4, ProcessHandle.current().pid());
+        final Path garbage = Files.writeString(HeapFile.path(dir, "rerun", 5), "not a heap file");
+
+        assertTrue(StaleHeapFiles.removeIfStale(dead));
+        assertFalse(Files.exists(dead));
+        assertTrue(Files.exists(other), "only the file named is looked at");
+        assertFalse(StaleHeapFiles.removeIfStale(live), "a live creator's file stays");
+        assertFalse(StaleHeapFiles.removeIfStale(garbage), "a file without a heap header stays");
+        assertFalse(StaleHeapFiles.removeIfStale(HeapFile.path(dir, "rerun", 6)), "no file: nothing to do");
+        assertTrue(Files.exists(live) && Files.exists(garbage));
+        try (HeapFile again = HeapFile.create(dir, "rerun", 2, 8, 8192))
+        {
+            assertTrue(Files.exists(again.path()), "the name is free again for the job that reuses the id");
+        }
+    }
+
     private static long deadPid() throws Exception
     {
         final Process p = new ProcessBuilder("true").start();
