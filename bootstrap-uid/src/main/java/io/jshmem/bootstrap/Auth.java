@@ -22,7 +22,7 @@ import java.security.SecureRandom;
 final class Auth
 {
     static final int NONCE_BYTES = 32;
-    static final int MAC_BYTES = 32;
+    static final int MAC_BYTES = HmacSha256.BYTES;
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private Auth()

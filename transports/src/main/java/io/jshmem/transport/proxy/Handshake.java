@@ -34,7 +34,7 @@ final class Handshake
     static final int MAGIC = 0x4a53_4850; // "JSHP"
     static final short VERSION = 2;
     private static final int NONCE = 32;
-    private static final int MAC = 32;
+    private static final int MAC = HmacSha256.BYTES;
     private static final int HELLO = 4 + 2 + 4 + NONCE;
     private static final SecureRandom RANDOM = new SecureRandom();
 
