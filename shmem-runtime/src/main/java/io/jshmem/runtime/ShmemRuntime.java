@@ -168,6 +168,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
                 shape.sharedCores());
             clock.mark(InitClock.TEAMS);
             bootstrap.barrier(); // every PE is constructed before anyone stores into a peer's sync words
+            heap.unlink(); // every local peer mapped this PE's heap before the barrier (p2p's connect): the name can go
             runtime.world.sync();
             clock.mark(InitClock.BARRIER);
             runtime.initPhases = clock.phases();

@@ -24,10 +24,11 @@ import java.util.Set;
  * A PE always reaches itself through this transport (its own heap is local), whatever
  * {@code SHMEM_TRANSPORT} says; {@code peers} false keeps it from mapping anyone else.
  * <p>
- * {@link #connect} is collective over the job: it maps the peers the map assigns to p2p, then (after a
- * bootstrap barrier, when every local peer has mapped every heap) unlinks this PE's own file, so that a
- * crash from then on leaks nothing under /dev/shm. Threads: every verb is safe from any thread once
- * connected. The runtime's fast path calls the static forms on {@link #heapOf(int)} directly.
+ * {@link #connect} maps the peers the map assigns to p2p, with no communication: every peer's file was made
+ * before the reachability map's allgather that precedes it. The runtime unlinks this PE's own file after init's
+ * closing barrier, when every local peer has mapped it, so that a crash from then on leaks nothing under
+ * /dev/shm (each of the two barriers connect held before cost every PE a job-wide round at init). Threads: every
+ * verb is safe from any thread once connected. The runtime's fast path calls the static forms on {@link #heapOf(int)} directly.
  */
 public final class P2pTransport implements Transport
 {
@@ -96,7 +97,8 @@ public final class P2pTransport implements Transport
         final List<HeapFile> opened = new ArrayList<>();
         try
         {
-            bootstrap.barrier(); // every heap file of the job exists and is READY
+            // no barrier first: every PE created its heap file (READY from creation) before it took part in the
+            // reachability map's allgather, which every PE has passed to get here
             for (int k = 1; k <= n; k++)
             {
                 final int pe = (me + k) % n; // start at a different peer on every PE
@@ -111,8 +113,8 @@ public final class P2pTransport implements Transport
                     heaps[pe] = peerFiles[pe].dataSegment();
                 }
             }
-            bootstrap.barrier(); // every local peer has mapped this PE's heap
-            ownHeap.unlink();
+            // the name goes once every local peer has mapped this PE's heap: after init's closing barrier
+            // (ShmemRuntime), not at a barrier of its own here
         }
         catch (final RuntimeException ex)
         {
