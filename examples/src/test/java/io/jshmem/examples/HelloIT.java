@@ -2,16 +2,22 @@ package io.jshmem.examples;
 
 import io.jshmem.launch.ShmemRun;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** What bin/demo does: shmemrun -np 4 --tag-output hello, by short name, on real PE JVMs. */
+/**
+ * What bin/demo does: shmemrun -np 4 --tag-output hello, by short name, on real PE JVMs; and what a PE's init on one
+ * node no longer loads (each cost every PE tens of ms: docs/perf/startup-options-20261127.md).
+ */
 class HelloIT
 {
     @Test
@@ -37,5 +43,37 @@ class HelloIT
             Thread.sleep(50);
         }
         assertEquals(0, ProcessHandle.current().descendants().count());
+    }
+
+    /**
+     * Two PEs on this host with their class loading logged to a file each: init loads p2p and the handshakes'
+     * {@code HmacSha256} (the check is live), and neither {@code BigDecimal} (the heap size's parser used it), JCE
+     * ({@code javax.crypto.Mac} for the handshakes) nor the proxy's agent (made and closed unused on one node).
+     */
+    @Test
+    void initOnOneNodeLoadsNeitherBigDecimalNorJceNorTheProxy(@TempDir final Path dir) throws Exception
+    {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final int status = ShmemRun.run(new String[] {"-np", "2", "-cp", System.getProperty("java.class.path"),
+                "-J", "-XX:TieredStopAtLevel=1", "-J", "-Xlog:class+load=info:file=" + dir.resolve("pe-%p.log"), "hello"},
+            new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
+        final String all = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, status, all);
+        final List<Path> logs;
+        try (var list = Files.list(dir))
+        {
+            logs = list.toList();
+        }
+        assertEquals(2, logs.size(), logs.toString());
+        for (final Path log : logs)
+        {
+            final List<String> lines = Files.readAllLines(log);
+            for (final String loaded : List.of(" io.jshmem.transport.P2pTransport ", " io.jshmem.bootstrap.HmacSha256 "))
+            {
+                assertTrue(lines.stream().anyMatch(l -> l.contains(loaded)), log + " loads" + loaded);
+            }
+            assertEquals(List.of(), lines.stream().filter(l -> l.contains(" java.math.BigDecimal ") || l.contains(" javax.crypto.Mac ")
+                || l.contains(" javax.crypto.JceSecurity ") || l.contains(" io.jshmem.transport.proxy.ProxyAgent ")).toList(), log.toString());
+        }
     }
 }
