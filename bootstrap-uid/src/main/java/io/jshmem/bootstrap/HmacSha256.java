@@ -41,22 +41,24 @@ public final class HmacSha256
             throw new IllegalStateException("SHA-256 unavailable", ex);
         }
         final byte[] k = key.length > BLOCK ? sha256.digest(key) : key;
-        final byte[] pad = new byte[BLOCK];
-        for (int i = 0; i < BLOCK; i++)
-        {
-            pad[i] = (byte)((i < k.length ? k[i] : 0) ^ 0x36);
-        }
-        sha256.update(pad);
+        sha256.update(pad(k, 0x36));
         for (final byte[] part : parts)
         {
             sha256.update(part);
         }
         final byte[] inner = sha256.digest();
+        sha256.update(pad(k, 0x5c));
+        return sha256.digest(inner);
+    }
+
+    /** {@return the key, zero-filled to SHA-256's block, each byte XOR {@code with}: RFC 2104's ipad or opad} */
+    private static byte[] pad(final byte[] key, final int with)
+    {
+        final byte[] pad = new byte[BLOCK];
         for (int i = 0; i < BLOCK; i++)
         {
-            pad[i] = (byte)((i < k.length ? k[i] : 0) ^ 0x5c);
+            pad[i] = (byte)((i < key.length ? key[i] : 0) ^ with);
         }
-        sha256.update(pad);
-        return sha256.digest(inner);
+        return pad;
     }
 }

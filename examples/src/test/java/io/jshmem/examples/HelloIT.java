@@ -7,9 +7,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,25 +55,19 @@ class HelloIT
     {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final int status = ShmemRun.run(new String[] {"-np", "2", "-cp", System.getProperty("java.class.path"),
-                "-J", "-XX:TieredStopAtLevel=1", "-J", "-Xlog:class+load=info:file=" + dir.resolve("pe-%p.log"), "hello"},
+                "-J", "-XX:TieredStopAtLevel=1", "-J", ClassLoadLogs.option(dir), "hello"},
             new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
         final String all = out.toString(StandardCharsets.UTF_8);
         assertEquals(0, status, all);
-        final List<Path> logs;
-        try (var list = Files.list(dir))
+        for (final Map.Entry<Path, List<String>> log : ClassLoadLogs.read(dir, 2).entrySet())
         {
-            logs = list.toList();
-        }
-        assertEquals(2, logs.size(), logs.toString());
-        for (final Path log : logs)
-        {
-            final List<String> lines = Files.readAllLines(log);
+            final List<String> lines = log.getValue();
             for (final String loaded : List.of(" io.jshmem.transport.P2pTransport ", " io.jshmem.bootstrap.HmacSha256 "))
             {
-                assertTrue(lines.stream().anyMatch(l -> l.contains(loaded)), log + " loads" + loaded);
+                assertTrue(lines.stream().anyMatch(l -> l.contains(loaded)), log.getKey() + " loads" + loaded);
             }
             assertEquals(List.of(), lines.stream().filter(l -> l.contains(" java.math.BigDecimal ") || l.contains(" javax.crypto.Mac ")
-                || l.contains(" javax.crypto.JceSecurity ") || l.contains(" io.jshmem.transport.proxy.ProxyAgent ")).toList(), log.toString());
+                || l.contains(" javax.crypto.JceSecurity ") || l.contains(" io.jshmem.transport.proxy.ProxyAgent ")).toList(), log.getKey().toString());
         }
     }
 }

@@ -103,7 +103,7 @@ class ObserveIT
         final Path jfr = Files.createDirectories(dir.resolve("recordings"));
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final int status = ShmemRun.run(new String[] {"-np", "2", "--aot-cache", "off", "-cp", System.getProperty("java.class.path"),
-                "-J", "-XX:TieredStopAtLevel=1", "-J", "-Xlog:class+load=info:file=" + logs.resolve("pe-%p.log"),
+                "-J", "-XX:TieredStopAtLevel=1", "-J", ClassLoadLogs.option(logs),
                 LateRecordingPe.class.getName(), jfr.toString()},
             new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
         final String all = out.toString(StandardCharsets.UTF_8);
@@ -112,16 +112,11 @@ class ObserveIT
         {
             assertTrue(all.contains("pe " + pe + " started before=false"), all);
         }
-        final List<Path> files;
-        try (var list = Files.list(logs))
-        {
-            files = list.toList();
-        }
-        assertEquals(2, files.size(), files.toString());
-        for (final Path f : files)
+        for (final Map.Entry<Path, List<String>> log : ClassLoadLogs.read(logs, 2).entrySet())
         {
             // up to the PE's own Recording: the gate was asked, and neither JFR's internals nor an event class loaded
-            final List<String> lines = Files.readAllLines(f);
+            final Path f = log.getKey();
+            final List<String> lines = log.getValue();
             final int recording = indexOf(lines, " jdk.jfr.Recording ");
             assertTrue(recording > 0, f + ": the PE's Recording class load is in the log");
             final int gate = indexOf(lines, " io.jshmem.jfr.Jfr ");

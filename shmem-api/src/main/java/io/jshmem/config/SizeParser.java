@@ -31,8 +31,8 @@ public final class SizeParser
         }
         final String s = text.strip();
         final int n = s.length();
-        int i = 0;
-        final int wholeStart = i;
+        final int wholeStart = 0;
+        int i = wholeStart;
         while (i < n && isAsciiDigit(s.charAt(i)))
         {
             i++;

@@ -264,8 +264,15 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     {
         try
         {
-            final List<Path> removed = wholeDirectory ? StaleHeapFiles.sweep(dir)
-                : StaleHeapFiles.removeIfStale(own) ? List.of(own) : List.of();
+            final List<Path> removed;
+            if (wholeDirectory)
+            {
+                removed = StaleHeapFiles.sweep(dir);
+            }
+            else
+            {
+                removed = StaleHeapFiles.removeIfStale(own) ? List.of(own) : List.of();
+            }
             if (debug && !removed.isEmpty())
             {
                 System.err.println(prefix + "removed stale heap files of dead jobs: " + removed);

@@ -85,7 +85,7 @@ public final class TransportSet implements AutoCloseable
             p2p = new P2pTransport(bootstrap, setup.heap(), setup.directory(), names.contains(Transports.P2P));
             // every PE on one node with p2p preferred: p2p takes every pair, so no remote transport would be used by
             // anyone; none is made (the proxy's ring, thread and listening socket cost a PE about 30 ms of init)
-            final boolean p2pTakesEveryPair = names.indexOf(Transports.P2P) == 0 && oneNode(bootstrap.nodeOfRank());
+            final boolean p2pTakesEveryPair = names.indexOf(Transports.P2P) == 0 && bootstrap.nodeSize() == n;
             boolean anyRemote = false;
             for (int i = 0; i < listed.length; i++)
             {
@@ -208,18 +208,6 @@ public final class TransportSet implements AutoCloseable
     }
 
     /** Every PE must use the same list: PE 0's where it was resolved automatically, an error otherwise. */
-    private static boolean oneNode(final int[] nodeOfRank)
-    {
-        for (final int node : nodeOfRank)
-        {
-            if (node != nodeOfRank[0])
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
     private static List<String> agreeOnNames(final Bootstrap bootstrap, final String prefix, final boolean auto, final List<String> mine)
     {
         final byte[][] all = bootstrap.allgather(String.join(",", mine).getBytes(StandardCharsets.UTF_8));
