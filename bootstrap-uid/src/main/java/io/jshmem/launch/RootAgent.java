@@ -19,7 +19,8 @@ import java.nio.charset.StandardCharsets;
  * the launch agent ({@code ssh h1 java ... io.jshmem.launch.RootAgent --np N --job-id ID [--loopback]}),
  * because the launcher's own machine may have no route to the hosts.
  * <p>
- * Protocol with shmemrun, one line each: on stdout {@code uid TEXT} once the root listens, then
+ * Protocol with shmemrun, one line each: on stdout ({@link RootLines}: each line after a marker, as the JVM's own
+ * diagnostics may share the stream) {@code uid TEXT} once the root listens, then
  * {@code exit STATUS} when a PE calls global exit; on stdin {@code ending} (shmemrun is ending the job:
  * stop logging each loss). End of stdin (the job ended, or the launcher or its agent died) closes
  * the root, prints {@code closed} and exits 0; the PEs then lose their control channel and end
@@ -91,7 +92,7 @@ public final class RootAgent
         }
         synchronized (lock)
         {
-            out.println("uid " + root.uniqueId().toText());
+            out.print(RootLines.uid(root.uniqueId().toText()));
             out.flush();
         }
         final boolean[] exitSaid = {false};
@@ -103,7 +104,7 @@ public final class RootAgent
                 if (status != null && !exitSaid[0])
                 {
                     exitSaid[0] = true;
-                    out.println("exit " + status);
+                    out.print(RootLines.exit(status));
                     out.flush();
                 }
             }
@@ -143,7 +144,7 @@ public final class RootAgent
         root.close();
         synchronized (lock)
         {
-            out.println("closed");
+            out.print(RootLines.closed());
             out.flush();
         }
         return 0;

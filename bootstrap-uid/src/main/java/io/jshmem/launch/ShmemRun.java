@@ -519,21 +519,31 @@ public final class ShmemRun
                 String line;
                 while ((line = r.readLine()) != null)
                 {
-                    if (line.startsWith("uid "))
+                    final RootLines.Said said = RootLines.parse(line);
+                    if (said == null)
                     {
-                        uid.complete(line.substring(4).strip());
+                        if (!line.isBlank())
+                        {
+                            logLine(line); // the root JVM's own output (a diagnostic passed with -x JAVA_TOOL_OPTIONS)
+                        }
+                        continue;
                     }
-                    else if (line.startsWith("exit "))
+                    if (!said.before().isBlank())
                     {
-                        exitStatus = Integer.valueOf(line.substring(5).strip());
+                        logLine(said.before());
                     }
-                    else if (!line.equals("closed"))
+                    switch (said.kind())
                     {
-                        logLine(line);
+                        case UID -> uid.complete(said.value());
+                        case EXIT -> exitStatus = Integer.valueOf(said.value());
+                        case CLOSED ->
+                        {
+                            // the root closed: its stdout ends next
+                        }
                     }
                 }
             }
-            catch (final IOException | NumberFormatException ex)
+            catch (final IOException ex)
             {
                 // the root ended
             }

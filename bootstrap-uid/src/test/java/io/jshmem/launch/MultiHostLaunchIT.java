@@ -121,6 +121,19 @@ class MultiHostLaunchIT
     }
 
     @Test
+    void aJvmDiagnosticOnTheRootsStdoutNeitherHidesTheIdNorPrintsIt()
+    {
+        // -XX:+PrintCompilation writes to the root agent's stdout in pieces; a line of the root's protocol used to land
+        // inside a compile line at times, and the job then waited SHMEM_BOOTSTRAP_TIMEOUT and printed the id (RootLines)
+        final int status = shmemrun("-x", "JAVA_TOOL_OPTIONS=-XX:+PrintCompilation", "--hosts", HOSTS.host(1) + ":2," + HOSTS.host(2) + ":2",
+            TestPe.class.getName(), "globalexit7");
+        assertEquals(7, status, both());
+        assertTrue(errBytes.toString(StandardCharsets.UTF_8).contains("shmemrun: PE 2 called global exit(7)"), both());
+        assertTrue(both().contains("java.lang.String::hashCode"), "the compile lines reach the output:\n" + both());
+        assertTrue(!both().contains(io.jshmem.bootstrap.UniqueId.TEXT_PREFIX) && !both().contains(RootLines.MARK), both());
+    }
+
+    @Test
     void timeoutEndsTheRemotePes()
     {
         final int status = shmemrun("--hosts", HOSTS.host(1) + ":1," + HOSTS.host(2) + ":1", "--timeout", "4", "--grace", "1", TestPe.class.getName(), "idle");
