@@ -14,7 +14,8 @@ import java.lang.foreign.MemorySegment;
  * per window of 4096, put bandwidth of 1 MiB nbi puts (16 per quiet), barrier_all and sync_all over every PE
  * (sync_all: the barrier without its quiet).
  * Each row is the median of {@code --reps} repetitions (min and max beside it), after {@code --warmup}
- * unrecorded passes; PE 0 prints the table.
+ * unrecorded passes (default 4, as P2pBench: with 1, the first recorded passes over UCX between two test hosts still ran
+ * in the JIT's warm-up, get at 13.2 and 25.9 µs where later passes took 11.9-12.6); PE 0 prints the table.
  * <p>
  * Run: {@code benchmarks/run-multihost} (two namespaced test hosts), or
  * {@code bin/shmemrun -np 2 --hosts h1:1,h2:1 --agent ... -cp ... io.jshmem.bench.RemoteBench}.
@@ -41,7 +42,7 @@ public final class RemoteBench
 
     public static void main(final String[] args) throws Exception
     {
-        final Results.Options options = Results.Options.parse(args, 5, 1);
+        final Results.Options options = Results.Options.parse(args, 5, 4);
         try (Shmem shmem = Shmem.init(); Arena arena = Arena.ofShared())
         {
             if (shmem.nPes() < 2)
