@@ -3,7 +3,6 @@ package io.jshmem.bootstrap;
 import java.io.IOException;
 import java.net.ProtocolException;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 
 /**
  * Mutual challenge-response authentication of a bootstrap connection with HMAC-SHA256 over the
@@ -23,7 +22,6 @@ final class Auth
 {
     static final int NONCE_BYTES = 32;
     static final int MAC_BYTES = HmacSha256.BYTES;
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private Auth()
     {
@@ -136,9 +134,7 @@ final class Auth
 
     static byte[] nonce()
     {
-        final byte[] b = new byte[NONCE_BYTES];
-        RANDOM.nextBytes(b);
-        return b;
+        return Entropy.bytes(NONCE_BYTES);
     }
 
     static byte[] mac(final byte[] secret, final String label, final byte[] a, final byte[] b)

@@ -201,9 +201,7 @@ public final class BootstrapRoot implements AutoCloseable
 
     static String randomJobId()
     {
-        final byte[] b = new byte[8];
-        new java.security.SecureRandom().nextBytes(b);
-        return java.util.HexFormat.of().formatHex(b);
+        return java.util.HexFormat.of().formatHex(Entropy.bytes(8));
     }
 
     /** @return the id naming this root; ship {@link UniqueId#toText()} to the PEs. */

@@ -23,9 +23,7 @@ public final class SingletonBootstrap extends AbstractBootstrap
 
     private static byte[] randomKey()
     {
-        final byte[] key = new byte[32];
-        new java.security.SecureRandom().nextBytes(key);
-        return key;
+        return Entropy.bytes(32);
     }
 
     private void check(final String op)

@@ -8,7 +8,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
-import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
 
@@ -40,7 +39,6 @@ public final class UniqueId
     /** Bytes of the secret. */
     public static final int SECRET_BYTES = 32;
     private static final int MAGIC = 0x4A535549;
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final byte[] secret;
     private final InetSocketAddress root;
@@ -72,9 +70,7 @@ public final class UniqueId
     /** @return a fresh random 256-bit secret. */
     public static byte[] randomSecret()
     {
-        final byte[] s = new byte[SECRET_BYTES];
-        RANDOM.nextBytes(s);
-        return s;
+        return Entropy.bytes(SECRET_BYTES);
     }
 
     /**

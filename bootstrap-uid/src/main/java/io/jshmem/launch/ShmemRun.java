@@ -1002,9 +1002,7 @@ public final class ShmemRun
     {
         static String newJobId()
         {
-            final byte[] b = new byte[8];
-            new java.security.SecureRandom().nextBytes(b);
-            return java.util.HexFormat.of().formatHex(b);
+            return java.util.HexFormat.of().formatHex(io.jshmem.bootstrap.Entropy.bytes(8));
         }
     }
 }

@@ -47,11 +47,13 @@ class HelloIT
 
     /**
      * Two PEs on this host with their class loading logged to a file each: init loads p2p and the handshakes'
-     * {@code HmacSha256} (the check is live), and neither {@code BigDecimal} (the heap size's parser used it), JCE
-     * ({@code javax.crypto.Mac} for the handshakes) nor the proxy's agent (made and closed unused on one node).
+     * {@code HmacSha256}, {@code Sha256} and {@code Entropy} (the check is live), and neither {@code BigDecimal} (the heap
+     * size's parser used it), JCE ({@code javax.crypto.Mac} for the handshakes), the security providers
+     * ({@code MessageDigest}'s SHA-256 and {@code SecureRandom}'s nonces went through them) nor the proxy's agent (made
+     * and closed unused on one node).
      */
     @Test
-    void initOnOneNodeLoadsNeitherBigDecimalNorJceNorTheProxy(@TempDir final Path dir) throws Exception
+    void initOnOneNodeLoadsNeitherBigDecimalNorSecurityProvidersNorTheProxy(@TempDir final Path dir) throws Exception
     {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final int status = ShmemRun.run(new String[] {"-np", "2", "-cp", System.getProperty("java.class.path"),
@@ -62,12 +64,14 @@ class HelloIT
         for (final Map.Entry<Path, List<String>> log : ClassLoadLogs.read(dir, 2).entrySet())
         {
             final List<String> lines = log.getValue();
-            for (final String loaded : List.of(" io.jshmem.transport.P2pTransport ", " io.jshmem.bootstrap.HmacSha256 "))
+            for (final String loaded : List.of(" io.jshmem.transport.P2pTransport ", " io.jshmem.bootstrap.HmacSha256 ", " io.jshmem.bootstrap.Sha256 ",
+                " io.jshmem.bootstrap.Entropy "))
             {
                 assertTrue(lines.stream().anyMatch(l -> l.contains(loaded)), log.getKey() + " loads" + loaded);
             }
             assertEquals(List.of(), lines.stream().filter(l -> l.contains(" java.math.BigDecimal ") || l.contains(" javax.crypto.Mac ")
-                || l.contains(" javax.crypto.JceSecurity ") || l.contains(" io.jshmem.transport.proxy.ProxyAgent ")).toList(), log.getKey().toString());
+                || l.contains(" javax.crypto.JceSecurity ") || l.contains(" sun.security.jca.Providers ") || l.contains(" java.security.SecureRandom ")
+                || l.contains(" io.jshmem.transport.proxy.ProxyAgent ")).toList(), log.getKey().toString());
         }
     }
 }

@@ -9,7 +9,6 @@ import java.nio.ByteOrder;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.util.function.IntPredicate;
 
 /**
@@ -36,7 +35,6 @@ final class Handshake
     private static final int NONCE = 32;
     private static final int MAC = HmacSha256.BYTES;
     private static final int HELLO = 4 + 2 + 4 + NONCE;
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private static final int CHALLENGE = 1;
     private static final int OK = 2;
@@ -225,9 +223,7 @@ final class Handshake
 
     private static byte[] nonce()
     {
-        final byte[] n = new byte[NONCE];
-        RANDOM.nextBytes(n);
-        return n;
+        return io.jshmem.bootstrap.Entropy.bytes(NONCE);
     }
 
     static byte[] mac(final byte[] key, final String label, final byte[] a, final byte[] b, final int clientRank, final int serverRank)
