@@ -28,10 +28,12 @@ import java.util.concurrent.ThreadLocalRandom;
  * and would hand the PEs the classes of the build the cache was trained on, so a cache whose stamp does not match is
  * trained again. The JDK refuses a class path with a non-empty directory on it.
  * <p>
- * {@code auto} (the default, {@link #auto}) does this for jobs of {@link #AUTO_MIN_PES} PEs or more whose class path
- * is jars only, with one cache per JVM, JVM options, class path and program under the user's cache directory
- * ({@code $XDG_CACHE_HOME/jshmem/aot}, else {@code ~/.cache/jshmem/aot}), the {@link #AUTO_KEEP} used last kept. It
- * never fails a job: where a cache cannot be made or used it runs the PEs as they are, silently.
+ * {@code auto} (the default, {@link #auto}) does this for jobs whose class path is jars only, with one cache per JVM,
+ * JVM options, class path and program under the user's cache directory ({@code $XDG_CACHE_HOME/jshmem/aot}, else
+ * {@code ~/.cache/jshmem/aot}), the {@link #AUTO_KEEP} used last kept. A job of {@link #AUTO_MIN_PES} PEs or more
+ * trains a missing cache at once; a smaller one only on the second run of the same build ({@link #SEEN}), so that a
+ * program run once pays no training. It never fails a job: where a cache cannot be made or used it runs the PEs as
+ * they are, silently.
  */
 final class AotCache
 {
@@ -40,10 +42,16 @@ final class AotCache
     /** {@code --aot-cache off}: no cache. */
     static final String OFF = "off";
     /**
-     * The fewest PEs for which {@code auto} makes a cache. The JIT's warm-up costs most where many JVMs share the cores
-     * (docs/library.md measures 16 to 256 PEs); a training run's extra seconds at PE 0's exit are not worth it below.
+     * The fewest PEs for which {@code auto} trains a missing cache in the first job of a build (docs/library.md measures
+     * 16 to 256 PEs). Below, the training job's extra second at PE 0's exit (1.0-1.3 s at 2-8 PEs on the 2-core machine)
+     * is paid back only by later runs (0.17 s each at 2 PEs, 0.44 at 4, 0.88 at 8), so a smaller job trains on the
+     * second run of its build.
      */
     static final int AUTO_MIN_PES = 16;
+    /** Beside an {@code auto} cache not yet trained: the stamp of the build whose first small job ran ({@link #AUTO_MIN_PES}). */
+    static final String SEEN = ".seen";
+    /** How many {@link #SEEN} markers {@code auto} keeps (the newest); a few hundred bytes each. */
+    static final int AUTO_KEEP_SEEN = 32;
     /** How many caches {@code auto} keeps in its directory (the ones used last); 10 to 40 MiB each. */
     static final int AUTO_KEEP = 8;
     /** A training file older than this is left over from a launcher that died: {@code auto} deletes it. */
@@ -65,6 +73,8 @@ final class AotCache
     private String stamp;
     /** The cache is missing or of another build: PE 0 trains it. */
     private boolean trains;
+    /** {@code auto} for a job of fewer than {@link #AUTO_MIN_PES} PEs: a missing cache is trained on the build's second run. */
+    private final boolean secondRun;
 
     /**
      * @param given      the --aot-cache FILE.
@@ -73,11 +83,12 @@ final class AotCache
      */
     AotCache(final String given, final boolean otherHosts, final PrintStream err)
     {
-        this(given, otherHosts, false, err);
+        this(given, otherHosts, false, false, err);
     }
 
-    private AotCache(final String given, final boolean otherHosts, final boolean auto, final PrintStream err)
+    private AotCache(final String given, final boolean otherHosts, final boolean auto, final boolean secondRun, final PrintStream err)
     {
+        this.secondRun = secondRun;
         this.given = given;
         this.file = Path.of(given);
         this.stampFile = Path.of(given + ".stamp");
@@ -88,8 +99,8 @@ final class AotCache
 
     /**
      * {@code --aot-cache auto}: the cache of this JVM, its options, class path and program, or null where auto makes
-     * none (fewer than {@link #AUTO_MIN_PES} PEs, a directory on the class path, the JVM options already name an AOT
-     * or CDS archive, no writable cache directory).
+     * none (a directory on the class path, the JVM options already name an AOT or CDS archive, no writable cache
+     * directory). A job of fewer than {@link #AUTO_MIN_PES} PEs trains a missing cache only on its build's second run.
      *
      * @param np          the job's PEs.
      * @param cmd         the PEs' command (the JVM first, then its options, then {@code -cp PATH MAIN} or
@@ -104,10 +115,6 @@ final class AotCache
     static AotCache auto(final int np, final List<String> cmd, final String classpath, final String jar,
         final Map<String, String> peEnv, final Map<String, String> launcherEnv, final boolean otherHosts, final PrintStream err)
     {
-        if (np < AUTO_MIN_PES)
-        {
-            return null;
-        }
         try
         {
             final String[] entries = entries(classpath, jar);
@@ -158,7 +165,7 @@ final class AotCache
             final String stamp = stamp(cmd.get(0), entries);
             final String name = (isJar ? Path.of(program).getFileName().toString().replaceFirst("\\.jar$", "") : simpleName(program))
                 .replaceAll("[^A-Za-z0-9._-]", "_") + "-" + sha256(stamp + String.join("\n", key)).substring(0, 16) + ".aot";
-            return new AotCache(dir.resolve(name).toString(), otherHosts, true, err);
+            return new AotCache(dir.resolve(name).toString(), otherHosts, true, np < AUTO_MIN_PES, err);
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -290,10 +297,20 @@ final class AotCache
         {
             throw new IOException("--aot-cache " + given + ": " + dir + " is not a writable directory");
         }
+        if (secondRun)
+        {
+            final Path seen = Path.of(given + SEEN);
+            if (!stamp.equals(Files.isRegularFile(seen) ? Files.readString(seen) : null))
+            {
+                replace(seen, stamp); // the first small job of this build runs as it is; the next one trains
+                evict(dir, AUTO_KEEP, System.currentTimeMillis());
+                return;
+            }
+        }
         trains = true;
         err.println(auto
-            ? "shmemrun: training an AOT cache for this program on PE 0 (" + given + "; later jobs of " + AUTO_MIN_PES
-                + " PEs or more start every PE from it; --aot-cache off: none)"
+            ? "shmemrun: training an AOT cache for this program on PE 0 (" + given + "; later jobs start every PE from it; "
+                + "--aot-cache off: none)"
             : "shmemrun: training the AOT cache " + given + " on PE 0 (written when PE 0 exits; the next run with "
                 + "--aot-cache starts every PE from it)");
     }
@@ -319,6 +336,7 @@ final class AotCache
                 err.println("shmemrun: trained the AOT cache " + given + " (" + (Files.size(file) >> 20) + " MiB)");
                 if (auto)
                 {
+                    Files.deleteIfExists(Path.of(given + SEEN));
                     evict(file.toAbsolutePath().getParent(), AUTO_KEEP, System.currentTimeMillis());
                 }
             }
@@ -343,12 +361,13 @@ final class AotCache
     }
 
     /**
-     * Keeps the {@code keep} caches (and markers) of {@code dir} used last, with their stamps; deletes training files
-     * an hour old (their launcher died).
+     * Keeps the {@code keep} caches (and markers) of {@code dir} used last, with their stamps, and the
+     * {@link #AUTO_KEEP_SEEN} newest {@link #SEEN} markers; deletes training files an hour old (their launcher died).
      */
     static void evict(final Path dir, final int keep, final long nowMs) throws IOException
     {
         final List<Path> caches = new ArrayList<>();
+        final List<Path> seen = new ArrayList<>();
         try (var list = Files.list(dir))
         {
             for (final Path p : list.toList())
@@ -357,6 +376,10 @@ final class AotCache
                 if (name.endsWith(".aot") || name.endsWith(".aot" + ELSEWHERE))
                 {
                     caches.add(p);
+                }
+                else if (name.endsWith(".aot" + SEEN))
+                {
+                    seen.add(p);
                 }
                 else if (name.contains(".aot") && name.contains(TRAINING) && nowMs - modified(p) > STALE_TRAINING_MS)
                 {
@@ -369,6 +392,11 @@ final class AotCache
         {
             Files.deleteIfExists(p);
             Files.deleteIfExists(Path.of(p + ".stamp"));
+        }
+        seen.sort(Comparator.comparingLong(AotCache::modified).reversed());
+        for (final Path p : seen.subList(Math.min(AUTO_KEEP_SEEN, seen.size()), seen.size()))
+        {
+            Files.deleteIfExists(p);
         }
     }
 

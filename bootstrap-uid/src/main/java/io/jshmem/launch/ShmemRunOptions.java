@@ -62,9 +62,10 @@ final class ShmemRunOptions
                                  and writes it when it exits), else every PE starts from it.
                                  The class path must be jars only; FILE must be visible at the
                                  same path on every host. auto (the default; SHMEMRUN_AOT_CACHE
-                                 sets it too): the same for jobs of 16 PEs or more whose class path
-                                 is jars only, a cache per program in ~/.cache/jshmem/aot
-                                 ($XDG_CACHE_HOME), silent where it cannot. See docs/library.md
+                                 sets it too): the same for jobs whose class path is jars only, a
+                                 cache per program and build in ~/.cache/jshmem/aot
+                                 ($XDG_CACHE_HOME), trained by the first job of 16 PEs or more or
+                                 the second smaller one, silent where it cannot. See docs/library.md
           --timeout SECONDS      end a job that runs longer; shmemrun then exits with 124
           --grace SECONDS        after asking PEs to stop (SIGTERM), wait this long before
                                  killing them (SIGKILL); default 3

@@ -59,10 +59,11 @@ class AotCacheTest
     }
 
     @Test
-    void autoIsForJobsOfSixteenPesOrMoreWhoseClassPathIsJarsOnly() throws IOException
+    void autoIsForJobsWhoseClassPathIsJarsOnly() throws IOException
     {
         final String cp = jar("a.jar") + ":" + jar("b.jar");
-        assertNull(auto(AotCache.AUTO_MIN_PES - 1, cmd(cp, "com.example.App"), Map.of()), "too few PEs");
+        assertEquals(auto(AotCache.AUTO_MIN_PES - 1, cmd(cp, "com.example.App"), Map.of()).file(),
+            auto(AotCache.AUTO_MIN_PES, cmd(cp, "com.example.App"), Map.of()).file(), "one cache for every size");
         final AotCache cache = auto(AotCache.AUTO_MIN_PES, cmd(cp, "com.example.App"), Map.of());
         assertNotNull(cache);
         assertEquals(dir.resolve("cache/jshmem/aot"), cache.file().getParent());
@@ -143,6 +144,44 @@ class AotCacheTest
     }
 
     @Test
+    void aSmallJobTrainsTheCacheOnTheSecondRunOfItsBuild() throws IOException
+    {
+        final Path a = jar("a.jar");
+        final String cp = a.toString();
+        final int small = AotCache.AUTO_MIN_PES - 1;
+        final List<String> first = cmd(cp, "com.example.App");
+        final AotCache once = auto(small, first, Map.of());
+        once.prepare(first, cp, null, first.get(0));
+        assertFalse(once.trains(), "a program run once pays no training");
+        assertEquals(cmd(cp, "com.example.App"), first, "and runs as it is");
+        assertEquals("", messages.toString(), "silently");
+        final Path seen = Path.of(once.file() + AotCache.SEEN);
+        assertTrue(Files.readString(seen).contains(cp), "the build is remembered");
+        assertFalse(Files.exists(once.file()));
+
+        final List<String> second = cmd(cp, "com.example.App");
+        final AotCache twice = auto(small, second, Map.of());
+        twice.prepare(second, cp, null, second.get(0));
+        assertTrue(twice.trains(), "the second run of the build trains");
+        assertTrue(messages.toString().contains("shmemrun: training an AOT cache for this program on PE 0 (" + twice.file()), messages.toString());
+        pe0Writes(twice);
+        twice.jobEnded(0);
+        assertFalse(Files.exists(seen), "the marker goes once the cache is there");
+
+        final List<String> third = cmd(cp, "com.example.App");
+        auto(small, third, Map.of()).prepare(third, cp, null, third.get(0));
+        assertTrue(third.contains("-XX:AOTCache=" + twice.file()), third.toString());
+
+        // a rebuilt jar is another cache: its first small run trains nothing again
+        Files.setLastModifiedTime(a, FileTime.fromMillis(Files.getLastModifiedTime(a).toMillis() - 60_000));
+        final List<String> rebuilt = cmd(cp, "com.example.App");
+        final AotCache fresh = auto(small, rebuilt, Map.of());
+        fresh.prepare(rebuilt, cp, null, rebuilt.get(0));
+        assertFalse(fresh.trains());
+        assertEquals(cmd(cp, "com.example.App"), rebuilt);
+    }
+
+    @Test
     void autoTrainsNoMoreWherePe0WroteTheCacheOnAHostThatDoesNotShareTheDirectory() throws IOException
     {
         final String cp = jar("a.jar").toString();
@@ -178,8 +217,19 @@ class AotCacheTest
         final Path running = Files.writeString(aot.resolve("New-0123456789abcdef.aot.tmp-2e"), "t");
         final Path other = Files.writeString(aot.resolve("notes.txt"), "not ours");
         Files.setLastModifiedTime(other, FileTime.fromMillis(now - 10 * 3_600_000L));
+        final int markers = AotCache.AUTO_KEEP_SEEN + 3;
+        for (int i = 0; i < markers; i++)
+        {
+            final Path m = Files.writeString(aot.resolve("Small" + i + "-0123456789abcdef.aot" + AotCache.SEEN), "s");
+            Files.setLastModifiedTime(m, FileTime.fromMillis(now - i * 60_000L));
+        }
 
         AotCache.evict(aot, 8, now);
+        for (int i = 0; i < markers; i++)
+        {
+            assertEquals(i < AotCache.AUTO_KEEP_SEEN, Files.exists(aot.resolve("Small" + i + "-0123456789abcdef.aot" + AotCache.SEEN)),
+                "marker " + i + " (markers are kept apart from the caches: they evict none)");
+        }
         for (int i = 0; i < 10; i++)
         {
             assertEquals(i < 8, Files.exists(aot.resolve("App" + i + "-0123456789abcdef.aot")), "cache " + i);
