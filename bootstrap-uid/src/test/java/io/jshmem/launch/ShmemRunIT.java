@@ -291,14 +291,9 @@ class ShmemRunIT
     @Test
     void byDefaultAJobOfSixteenPesTrainsAnAotCacheThatTheNextJobsUse() throws Exception
     {
-        final java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("jshmem-aot-auto-test");
-        try
+        withJarsOnly((cp, cacheHome) ->
         {
-            final String cp = jarsOnly(dir);
-            final java.nio.file.Path cacheHome = dir.resolve("cache");
             final java.nio.file.Path aotDir = cacheHome.resolve("jshmem/aot");
-            final String shared = TestPe.class.getName() + " source: shared objects file";
-
             final String trained = launch(cp, cacheHome, 16, 0);
             assertTrue(trained.contains("shmemrun: training an AOT cache for this program on PE 0 (" + aotDir), trained);
             assertTrue(trained.contains("shmemrun: trained the AOT cache " + aotDir), trained);
@@ -314,17 +309,13 @@ class ShmemRunIT
 
             final String used = launch(cp, cacheHome, 16, 0, "-J", "-Xlog:class+load=info");
             assertTrue(!used.contains("training"), used);
-            assertEquals(16, used.lines().filter(l -> l.contains(shared)).count(), used);
+            assertEquals(16, fromCache(used), used);
 
             final String smaller = launch(cp, cacheHome, 15, 0, "-J", "-Xlog:class+load=info");
-            assertEquals(15, smaller.lines().filter(l -> l.contains(shared)).count(), "a smaller job uses it too\n" + smaller);
+            assertEquals(15, fromCache(smaller), "a smaller job uses it too\n" + smaller);
             final String off = launch(cp, cacheHome, 16, 0, "--aot-cache", "off", "-J", "-Xlog:class+load=info");
-            assertEquals(0, off.lines().filter(l -> l.contains(shared)).count(), "--aot-cache off\n" + off);
-        }
-        finally
-        {
-            deleteTree(dir);
-        }
+            assertEquals(0, fromCache(off), "--aot-cache off\n" + off);
+        });
     }
 
     /**
@@ -334,25 +325,42 @@ class ShmemRunIT
     @Test
     void byDefaultASmallJobTrainsTheAotCacheOnTheSecondRunOfItsBuild() throws Exception
     {
-        final java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("jshmem-aot-small-test");
-        try
+        withJarsOnly((cp, cacheHome) ->
         {
-            final String cp = jarsOnly(dir);
-            final java.nio.file.Path cacheHome = dir.resolve("cache");
-            final String shared = TestPe.class.getName() + " source: shared objects file";
             final String first = launch(cp, cacheHome, 2, 0, "-J", "-Xlog:class+load=info");
-            assertTrue(!first.contains("training") && first.lines().noneMatch(l -> l.contains(shared)), first);
+            assertTrue(!first.contains("training") && fromCache(first) == 0, first);
             final String second = launch(cp, cacheHome, 2, 0);
             assertTrue(second.contains("shmemrun: training an AOT cache for this program on PE 0") && second.contains("shmemrun: trained the AOT cache"),
                 second);
             final String third = launch(cp, cacheHome, 2, 0, "-J", "-Xlog:class+load=info");
             assertTrue(!third.contains("training"), third);
-            assertEquals(2, third.lines().filter(l -> l.contains(shared)).count(), third);
+            assertEquals(2, fromCache(third), third);
+        });
+    }
+
+    /** A test of auto's cache: this test's class path as jars, and a cache home of its own (XDG_CACHE_HOME). */
+    private interface CacheJobs
+    {
+        void run(String cp, java.nio.file.Path cacheHome) throws Exception;
+    }
+
+    private static void withJarsOnly(final CacheJobs jobs) throws Exception
+    {
+        final java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("jshmem-aot-auto-test");
+        try
+        {
+            jobs.run(jarsOnly(dir), dir.resolve("cache"));
         }
         finally
         {
             deleteTree(dir);
         }
+    }
+
+    /** @return how many PEs of a job run with {@code -Xlog:class+load=info} loaded {@link TestPe} from an AOT cache. */
+    private static long fromCache(final String output)
+    {
+        return output.lines().filter(l -> l.contains(TestPe.class.getName() + " source: shared objects file")).count();
     }
 
     /** The test classes' jar that {@link #jarsOnly} writes. */
