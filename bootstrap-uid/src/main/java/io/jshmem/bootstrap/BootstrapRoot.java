@@ -199,7 +199,8 @@ public final class BootstrapRoot implements AutoCloseable
         }
     }
 
-    static String randomJobId()
+    /** @return a random job id (16 hex digits): every root, and shmemrun for the job it launches, names a job so. */
+    public static String randomJobId()
     {
         return java.util.HexFormat.of().formatHex(Entropy.bytes(8));
     }

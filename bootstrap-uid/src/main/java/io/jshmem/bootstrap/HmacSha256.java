@@ -11,7 +11,7 @@ package io.jshmem.bootstrap;
 public final class HmacSha256
 {
     /** Bytes of a tag. */
-    public static final int BYTES = 32;
+    public static final int BYTES = Sha256.BYTES;
     /** SHA-256's block: the key pads are this long. */
     private static final int BLOCK = Sha256.BLOCK;
 

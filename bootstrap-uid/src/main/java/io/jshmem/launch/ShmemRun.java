@@ -239,7 +239,7 @@ public final class ShmemRun
             java.nio.file.Files.createDirectories(Path.of(options.jfrDir));
         }
         final ShmemConfig config = ShmemConfig.of(env, null, null);
-        final String jobId = BootstrapRootIds.newJobId();
+        final String jobId = BootstrapRoot.randomJobId();
         final Thread hook = Thread.ofPlatform().name("shmemrun-shutdown").unstarted(() ->
         {
             endAll(1_000_000_000L);
@@ -994,15 +994,6 @@ public final class ShmemRun
             {
                 // best effort: SIGKILL was sent
             }
-        }
-    }
-
-    /** Job ids: random, so two jobs never share one. */
-    private static final class BootstrapRootIds
-    {
-        static String newJobId()
-        {
-            return java.util.HexFormat.of().formatHex(io.jshmem.bootstrap.Entropy.bytes(8));
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.jshmem.transport.proxy;
 
+import io.jshmem.bootstrap.Entropy;
 import io.jshmem.bootstrap.HmacSha256;
 
 import java.io.IOException;
@@ -223,7 +224,7 @@ final class Handshake
 
     private static byte[] nonce()
     {
-        return io.jshmem.bootstrap.Entropy.bytes(NONCE);
+        return Entropy.bytes(NONCE);
     }
 
     static byte[] mac(final byte[] key, final String label, final byte[] a, final byte[] b, final int clientRank, final int serverRank)
