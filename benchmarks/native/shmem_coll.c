@@ -22,7 +22,8 @@
  *
  * Build: oshcc -O2 -o shmem_coll shmem_coll.c    (or: make -C benchmarks/native)
  * Run:   oshrun -np 4 ./shmem_coll [--reps N] [--warmup N] [--quick] [--only TEXT] [--csv FILE]
- * --only runs only the rows whose name contains TEXT (e.g. reduce), as CollectivesBench's --only.
+ * --only runs only the rows whose name contains TEXT (e.g. reduce) or one of its comma-separated parts, as
+ * CollectivesBench's --only.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -104,10 +105,37 @@ static void op_alltoall(void)
     flip ^= 1;
 }
 
+/* Whether name contains only, or one of its comma-separated parts (as CollectivesBench's --only). */
+static int selected(const char *name)
+{
+    const char *part = only;
+    for (;;)
+    {
+        const char *comma = strchr(part, ',');
+        const size_t len = comma == NULL ? strlen(part) : (size_t)(comma - part);
+        for (const char *p = name; *p != '\0' || len == 0; p++)
+        {
+            if (strncmp(p, part, len) == 0)
+            {
+                return 1;
+            }
+            if (*p == '\0')
+            {
+                break;
+            }
+        }
+        if (comma == NULL)
+        {
+            return 0;
+        }
+        part = comma + 1;
+    }
+}
+
 /* Every PE times iters calls; PE 0 records the slowest PE's average in microseconds. */
 static void measure(const char *name, long size, int iters, void (*op)(void))
 {
-    if (strstr(name, only) == NULL)
+    if (!selected(name))
     {
         return;
     }

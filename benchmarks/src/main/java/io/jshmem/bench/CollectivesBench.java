@@ -19,7 +19,8 @@ import io.jshmem.Team;
  * one. PE 0 prints the table.
  * <p>
  * Run: {@code benchmarks/run-collectives -np 4 [--reps N] [--warmup N] [--quick] [--only TEXT] [--csv FILE]}; {@code --only}
- * runs only the rows whose name contains TEXT (e.g. {@code reduce}).
+ * runs only the rows whose name contains TEXT (e.g. {@code reduce}), or one of its comma-separated parts (e.g.
+ * {@code fcollect,alltoall}: what a row costs after another collective's rows, against alone).
  */
 public final class CollectivesBench
 {
@@ -90,10 +91,22 @@ public final class CollectivesBench
         shmem.free(src);
     }
 
+    private boolean selected(final String name)
+    {
+        for (final String part : only.split(","))
+        {
+            if (name.contains(part))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Every PE times {@code iters} calls; PE 0 records the slowest PE's average in microseconds. */
     private void measure(final String name, final long size, final int iters, final Runnable op)
     {
-        if (!name.contains(only))
+        if (!selected(name))
         {
             return;
         }
