@@ -297,8 +297,8 @@ class CollectivesThreadsTest
                 "SHMEM_TEAM_SCRATCH_SIZE", "1K")));
             args.add(Arguments.of(alg, Map.of("SHMEM_ALLTOALL_ALGORITHM", alg, "SHMEM_TEAM_GROUP_SIZE", "3", "SHMEM_TEAM_SCRATCH_SIZE", "1K")));
         }
-        // two pretend nodes of 4 whose scratch holds no hierarchical chunk: auto runs aggregate (Choice.alltoall)
-        args.add(Arguments.of("auto", Map.of("JSHMEM_TEST_NODE_LAYOUT", "4,4", "SHMEM_TEAM_SCRATCH_SIZE", "1K")));
+        // four pretend nodes of 2 whose scratch holds no hierarchical chunk: auto runs aggregate (Choice.alltoall: 4 nodes or more)
+        args.add(Arguments.of("auto", Map.of("JSHMEM_TEST_NODE_LAYOUT", "2,2,2,2", "SHMEM_TEAM_SCRATCH_SIZE", "1K")));
         return args.stream();
     }
 

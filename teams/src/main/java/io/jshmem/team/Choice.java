@@ -178,29 +178,58 @@ final class Choice
      */
     static final long HIERARCHICAL_ALLTOALL_MAX_CHUNKS = 1;
 
+    /**
+     * Where aggregate could run, auto keeps the one-chunk hierarchical alltoall only while a leader moves at most this
+     * many bytes (its group's blocks for every member): 64 PEs on 8 test hosts of the 16-core machine, µs hierarchical
+     * against aggregate, 128 B blocks (64 KiB a leader) 564 / 1,017, 256 B 1,267 / 1,220, 512 B 2,488 / 1,529 (docs/teams.md).
+     */
+    static final long HIERARCHICAL_ALLTOALL_MAX_LEADER_BYTES = 64 << 10;
+
     /** Auto runs the aggregate alltoall only where every node (group) has at least this many members (one alone gains nothing). */
     static final int AGGREGATE_MIN_GROUP = 2;
 
+    /**
+     * Auto runs the aggregate alltoall only across at least this many nodes (groups). Across two nodes of 8 PEs (16 on
+     * the 16-core machine) linear was faster at every size (1 KiB 154 µs against 509, 64 KiB 994 against 1532), its 8
+     * messages per PE costing less than aggregate's rendezvous inside the node and gather; across 4 and 8 nodes aggregate
+     * won at every size past hierarchical's one chunk (docs/teams.md).
+     */
+    static final int AGGREGATE_MIN_GROUPS = 4;
+
     /** Auto runs the aggregate alltoall only while one of its messages (a block times the largest group) is at most this long. */
     static final long AGGREGATE_MAX_MESSAGE_BYTES = 32 << 10;
+
+    /**
+     * From this many members in every group auto runs the aggregate alltoall up to {@link #AGGREGATE_LARGE_MAX_MESSAGE_BYTES}:
+     * it sends a group's members 1/8 of linear's messages or fewer, which beat linear's bytes-per-connection advantage at
+     * 8 KiB-64 KiB blocks (64 PEs on 8 test hosts of the 16-core machine: 3.8 / 8.1 / 14.7 / 30.4 ms against 9.7 / 14.5 /
+     * 21.5 / 43.1), where groups of 2 and 4 lost at 64 KiB (2-core machine, docs/teams.md).
+     */
+    static final int AGGREGATE_LARGE_MIN_GROUP = 8;
+
+    /** With groups of {@link #AGGREGATE_LARGE_MIN_GROUP} or more: the longest aggregate message auto takes (64 KiB blocks, 8 per group: the largest measured). */
+    static final long AGGREGATE_LARGE_MAX_MESSAGE_BYTES = 512 << 10;
 
     /**
      * @param groupsMapped whether the members of every group map each other's heaps (the condition of
      *                     {@code aggregate}; a forced {@code aggregate} runs {@code linear} without it)
      * @param minGroup     the smallest group's size
      * @param maxGroup     the largest group's size
+     * @param groups       the number of groups (nodes)
      * @param blockBytes   bytes per block (per pair of members)
      * @param chunks       the number of scratch chunks the hierarchical alltoall would move the operation in
      *                     ({@link Long#MAX_VALUE} where it cannot run). On a team across nodes auto takes hierarchical
      *                     up to {@link #HIERARCHICAL_ALLTOALL_MAX_CHUNKS} (small messages: one message per pair of
-     *                     nodes); beyond, aggregate where the nodes' members map each other, every node has at least
-     *                     {@link #AGGREGATE_MIN_GROUP} members and a message stays within
+     *                     nodes), and where aggregate could run only up to {@link #HIERARCHICAL_ALLTOALL_MAX_LEADER_BYTES}
+     *                     a leader; beyond, aggregate where the nodes' members map each other, there are at least
+     *                     {@link #AGGREGATE_MIN_GROUPS} nodes, every node has at least {@link #AGGREGATE_MIN_GROUP} members and a message stays within
      *                     {@link #AGGREGATE_MAX_MESSAGE_BYTES} (a node's blocks for one member in one message, a
-     *                     message per other node); else linear (every pair's message in flight at once); pairwise's
+     *                     message per other node), or within {@link #AGGREGATE_LARGE_MAX_MESSAGE_BYTES} where every node has
+     *                     at least {@link #AGGREGATE_LARGE_MIN_GROUP} members; else linear (every pair's message in flight at once); pairwise's
      *                     N-1 dependent rounds lost to them at every size measured across test hosts (docs/teams.md).
      */
     static Algorithm.Alltoall alltoall(final Algorithm.Alltoall forced, final int size, final boolean twoLevel, final boolean allMapped,
-        final boolean groupsMapped, final int minGroup, final int maxGroup, final long blockBytes, final long chunks)
+        final boolean groupsMapped, final int minGroup, final int maxGroup, final int groups, final long blockBytes, final long chunks)
     {
         if (forced == Algorithm.Alltoall.AGGREGATE && !groupsMapped)
         {
@@ -212,12 +241,15 @@ final class Choice
         }
         if (twoLevel && !allMapped)
         {
-            if (chunks <= HIERARCHICAL_ALLTOALL_MAX_CHUNKS)
+            final long maxMessage = minGroup >= AGGREGATE_LARGE_MIN_GROUP ? AGGREGATE_LARGE_MAX_MESSAGE_BYTES : AGGREGATE_MAX_MESSAGE_BYTES;
+            final boolean aggregate = groupsMapped && groups >= AGGREGATE_MIN_GROUPS && minGroup >= AGGREGATE_MIN_GROUP &&
+                blockBytes * maxGroup <= maxMessage;
+            if (chunks <= HIERARCHICAL_ALLTOALL_MAX_CHUNKS &&
+                (!aggregate || blockBytes * maxGroup * size <= HIERARCHICAL_ALLTOALL_MAX_LEADER_BYTES))
             {
                 return Algorithm.Alltoall.HIERARCHICAL;
             }
-            return groupsMapped && minGroup >= AGGREGATE_MIN_GROUP && blockBytes * maxGroup <= AGGREGATE_MAX_MESSAGE_BYTES ?
-                Algorithm.Alltoall.AGGREGATE : Algorithm.Alltoall.LINEAR;
+            return aggregate ? Algorithm.Alltoall.AGGREGATE : Algorithm.Alltoall.LINEAR;
         }
         return oneRound(size, allMapped) ? Algorithm.Alltoall.LINEAR : Algorithm.Alltoall.PAIRWISE;
     }

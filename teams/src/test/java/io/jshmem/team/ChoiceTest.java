@@ -71,15 +71,15 @@ class ChoiceTest
                 {
                     assertEquals(Algorithm.Reduce.RING, Choice.reduce(Algorithm.Reduce.AUTO, size, bytes, true, false, true));
                 }
-                assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, false, 8, 8, 1024, 1));
-                assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, false, 8, 8, 1024,
+                assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, false, 8, 8, 8, 1024, 1));
+                assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, false, 8, 8, 8, 1024,
                     Choice.HIERARCHICAL_ALLTOALL_MAX_CHUNKS), "a few chunks");
-                assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, false, 8, 8, 1024,
+                assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, false, 8, 8, 8, 1024,
                     Choice.HIERARCHICAL_ALLTOALL_MAX_CHUNKS + 1), "large across nodes: linear, not pairwise");
-                assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, false, 8, 8, 1024, Long.MAX_VALUE),
+                assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, false, 8, 8, 8, 1024, Long.MAX_VALUE),
                     "no hierarchical form (alltoalls): linear");
                 assertEquals(size <= 4 ? Algorithm.Alltoall.LINEAR : Algorithm.Alltoall.PAIRWISE,
-                    Choice.alltoall(Algorithm.Alltoall.AUTO, size, false, false, false, 8, 8, 1024, 1));
+                    Choice.alltoall(Algorithm.Alltoall.AUTO, size, false, false, false, 8, 8, 8, 1024, 1));
             }
         }
     }
@@ -104,33 +104,53 @@ class ChoiceTest
         final long over = Choice.HIERARCHICAL_ALLTOALL_MAX_CHUNKS + 1;
         for (int size = 2; size <= 40; size++)
         {
-            assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 1024, 1),
+            assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 8, 8, 1),
                 "one chunk: one message per pair of nodes");
-            assertEquals(Algorithm.Alltoall.AGGREGATE, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 1024, over),
+            assertEquals(Algorithm.Alltoall.AGGREGATE, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 8, 1024, over),
                 "more than one chunk, 8 per node, 8 KiB messages: aggregate, not linear");
-            assertEquals(Algorithm.Alltoall.AGGREGATE, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 4096,
+            assertEquals(Algorithm.Alltoall.AGGREGATE, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 8, 4096,
                 Long.MAX_VALUE), "the scratch holds no chunk: aggregate needs none");
-            assertEquals(Algorithm.Alltoall.AGGREGATE, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 4, 4, 8192, over),
+            assertEquals(Algorithm.Alltoall.AGGREGATE, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 4, 4, 8, 8192, over),
                 "4 per node, messages of exactly the limit");
-            assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 8192, over),
-                "64 KiB messages: linear");
-            assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 64 << 10, over),
-                "512 KiB messages: linear");
-            assertEquals(Algorithm.Alltoall.AGGREGATE, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 2, 2, 1024, over),
+            assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 4, 4, 8, 16384, over),
+                "4 per node, 64 KiB messages: linear");
+            assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 7, 8, 8, 8192, over),
+                "a node of 7, 64 KiB messages: linear");
+            assertEquals(Algorithm.Alltoall.AGGREGATE, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 8, 8192, over),
+                "8 per node, 64 KiB messages: aggregate");
+            assertEquals(Algorithm.Alltoall.AGGREGATE, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 8, 64 << 10,
+                over), "8 per node, 512 KiB messages: aggregate");
+            assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 8, 128 << 10,
+                over), "8 per node, 1 MiB messages: linear");
+            assertEquals(Algorithm.Alltoall.AGGREGATE, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 2, 2, 8, 1024, over),
                 "2 per node");
-            assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 1, 8, 1024, over),
+            final long leaderMax = Choice.HIERARCHICAL_ALLTOALL_MAX_LEADER_BYTES / (8L * size);
+            assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 8,
+                leaderMax, 1), "one chunk, a leader's bytes within the bound: hierarchical");
+            assertEquals(Algorithm.Alltoall.AGGREGATE, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 8,
+                leaderMax + 1, 1), "one chunk, but a leader moves more than the bound: aggregate");
+            assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 2,
+                leaderMax + 1, 1), "one chunk past the bound across 2 nodes, where aggregate does not run: hierarchical");
+            for (int groups = 2; groups < Choice.AGGREGATE_MIN_GROUPS; groups++)
+            {
+                assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, groups, 1024,
+                    over), groups + " nodes: linear");
+                assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, groups,
+                    1024, 1), groups + " nodes, one chunk: hierarchical");
+            }
+            assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 1, 8, 8, 1024, over),
                 "a node of one PE: linear");
-            assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, false, 8, 8, 1024, over),
+            assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, false, 8, 8, 8, 1024, over),
                 "nodes whose members do not map each other: linear");
             for (final boolean twoLevel : new boolean[] {false, true})
             {
-                assertEquals(Algorithm.Alltoall.AGGREGATE, Choice.alltoall(Algorithm.Alltoall.AGGREGATE, size, twoLevel, false, true, 2, 2,
+                assertEquals(Algorithm.Alltoall.AGGREGATE, Choice.alltoall(Algorithm.Alltoall.AGGREGATE, size, twoLevel, false, true, 2, 2, 8,
                     64 << 10, 1), "forced, groups mapped");
-                assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AGGREGATE, size, twoLevel, false, false, 8, 8,
+                assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AGGREGATE, size, twoLevel, false, false, 8, 8, 8,
                     1024, 1), "forced, a group's members do not map each other: linear");
             }
             assertEquals(size <= 32 ? Algorithm.Alltoall.LINEAR : Algorithm.Alltoall.PAIRWISE,
-                Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, true, true, 8, 8, 1024, Long.MAX_VALUE),
+                Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, true, true, 8, 8, 8, 1024, Long.MAX_VALUE),
                 "groups on one node keep the one-node choice");
         }
     }
@@ -161,9 +181,9 @@ class ChoiceTest
         assertEquals(Algorithm.Allgather.LINEAR, Choice.allgather(Algorithm.Allgather.AUTO, 32, 1 << 20, false, true));
         assertEquals(Algorithm.Allgather.RECURSIVE_DOUBLING, Choice.allgather(Algorithm.Allgather.AUTO, 33, 1 << 10, false, true));
         assertEquals(Algorithm.Allgather.RING, Choice.allgather(Algorithm.Allgather.AUTO, 33, 1 << 20, false, true));
-        assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, 32, false, true, true, 8, 8, 1024, 1));
-        assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, 8, true, true, true, 8, 8, 1024, 1), "pretend groups on one node");
-        assertEquals(Algorithm.Alltoall.PAIRWISE, Choice.alltoall(Algorithm.Alltoall.AUTO, 33, false, true, true, 8, 8, 1024, 1), "one node, over 32 PEs");
+        assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, 32, false, true, true, 8, 8, 8, 1024, 1));
+        assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, 8, true, true, true, 8, 8, 8, 1024, 1), "pretend groups on one node");
+        assertEquals(Algorithm.Alltoall.PAIRWISE, Choice.alltoall(Algorithm.Alltoall.AUTO, 33, false, true, true, 8, 8, 8, 1024, 1), "one node, over 32 PEs");
         assertEquals(Algorithm.Reduce.DIRECT, Choice.reduce(Algorithm.Reduce.AUTO, 4, 2048, false, true, true));
         assertEquals(Algorithm.Reduce.LINEAR, Choice.reduce(Algorithm.Reduce.AUTO, 8, 2048, false, true, true));
         assertEquals(Algorithm.Reduce.DIRECT, Choice.reduce(Algorithm.Reduce.AUTO, 8, 4096, false, true, true));
