@@ -309,41 +309,73 @@ class CollectivesThreadsTest
         final int n = 8;
         ThreadPes.run(n, env, shmem -> {
             final Team world = shmem.teamWorld();
-            final int me = shmem.myPe();
             final int max = 300;
             final SymmetricLongs src = shmem.allocateLongs((long)max * n);
             final SymmetricLongs dest = shmem.allocateLongs((long)max * n);
             for (int call = 0; call < 40; call++)
             {
-                final int count = call % 4 == 3 ? max : 1 + call % 7;
-                for (long i = 0; i < (long)count * n; i++)
-                {
-                    src.setLocal(i, ((long)call << 40) | ((long)me << 24) | i);
-                }
-                world.alltoall(dest, src, count);
-                for (long i = 0; i < (long)count * n; i++)
-                {
-                    src.setLocal(i, -1); // the caller may write its source at once
-                }
-                for (int r = 0; r < n; r++)
-                {
-                    for (int i = 0; i < count; i++)
-                    {
-                        final long want = ((long)call << 40) | ((long)r << 24) | ((long)me * count + i);
-                        final long got = dest.getLocal((long)r * count + i);
-                        if (got != want)
-                        {
-                            throw new AssertionError("[pe " + me + "/" + n + "] " + alg + " call " + call + " count " + count + ": block from pe " +
-                                r + " element " + i + " is " + Long.toHexString(got) + ", want " + Long.toHexString(want));
-                        }
-                    }
-                }
-                world.sync(); // every member checked its dest before any writes the next call's blocks into it
+                alltoallAndCheck(world, src, dest, call, call % 4 == 3 ? max : 1 + call % 7, alg);
             }
             shmem.barrierAll();
             shmem.free(dest);
             shmem.free(src);
         });
+    }
+
+    /**
+     * Aggregate's messages between nodes past its gather buffer ({@code Aggregate.GATHER_BYTES}, 1 MiB), as auto now
+     * sends with 8 or more PEs per node (up to 512 KiB messages): blocks of 320 KiB (two to a gather) and of 1.1 MB (each
+     * put straight from the node-mate's source), four pretend nodes of 2, the source overwritten as each call returns.
+     */
+    @Test
+    void aggregateAlltoallPastItsGatherBuffer() throws Exception
+    {
+        final int n = 8;
+        ThreadPes.run(n, Map.of("SHMEM_ALLTOALL_ALGORITHM", "aggregate", "JSHMEM_TEST_NODE_LAYOUT", "2,2,2,2",
+            "SHMEM_SYMMETRIC_SIZE", "24M"), shmem -> {
+            final Team world = shmem.teamWorld();
+            final int[] counts = {40_000, 140_000};
+            final SymmetricLongs src = shmem.allocateLongs((long)counts[1] * n);
+            final SymmetricLongs dest = shmem.allocateLongs((long)counts[1] * n);
+            for (int call = 0; call < 4; call++)
+            {
+                alltoallAndCheck(world, src, dest, call, counts[call % 2], "aggregate");
+            }
+            shmem.barrierAll();
+            shmem.free(dest);
+            shmem.free(src);
+        });
+    }
+
+    /** One alltoall of {@code count} longs per block whose values name call, source PE and index; overwrites the source as it returns, then checks dest. */
+    private static void alltoallAndCheck(final Team world, final SymmetricLongs src, final SymmetricLongs dest, final int call,
+        final int count, final String alg)
+    {
+        final int me = world.myPe();
+        final int n = world.nPes();
+        for (long i = 0; i < (long)count * n; i++)
+        {
+            src.setLocal(i, ((long)call << 40) | ((long)me << 24) | i);
+        }
+        world.alltoall(dest, src, count);
+        for (long i = 0; i < (long)count * n; i++)
+        {
+            src.setLocal(i, -1); // the caller may write its source at once
+        }
+        for (int r = 0; r < n; r++)
+        {
+            for (int i = 0; i < count; i++)
+            {
+                final long want = ((long)call << 40) | ((long)r << 24) | ((long)me * count + i);
+                final long got = dest.getLocal((long)r * count + i);
+                if (got != want)
+                {
+                    throw new AssertionError("[pe " + me + "/" + n + "] " + alg + " call " + call + " count " + count + ": block from pe " +
+                        r + " element " + i + " is " + Long.toHexString(got) + ", want " + Long.toHexString(want));
+                }
+            }
+        }
+        world.sync(); // every member checked its dest before any writes the next call's blocks into it
     }
 
     /** Buffers allocated once over WORLD (allocation is WORLD-collective; teams use them on their members). */
