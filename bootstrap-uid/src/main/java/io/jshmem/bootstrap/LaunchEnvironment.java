@@ -5,8 +5,6 @@ import io.jshmem.config.ShmemConfig;
 import io.jshmem.config.ShmemOptions;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
@@ -273,16 +271,13 @@ public record LaunchEnvironment(String kind, int rank, int size, int localRank, 
         return v;
     }
 
+    /**
+     * {@link Sha256}, not {@code MessageDigest} (the security providers cost a PE 20 ms, docs/bootstrap.md): every PE of
+     * a torchrun, SLURM or MPI job derives its secret and port here, in init.
+     */
     static byte[] sha256(final String text)
     {
-        try
-        {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-        }
-        catch (final NoSuchAlgorithmException ex)
-        {
-            throw new IllegalStateException(ex);
-        }
+        return Sha256.of(text.getBytes(StandardCharsets.UTF_8));
     }
 
     @Override
