@@ -108,28 +108,21 @@ static void op_alltoall(void)
 /* Whether name contains only, or one of its comma-separated parts (as CollectivesBench's --only). */
 static int selected(const char *name)
 {
-    const char *part = only;
-    for (;;)
+    char parts[256];
+    snprintf(parts, sizeof parts, "%s", only);
+    if (parts[0] == '\0')
     {
-        const char *comma = strchr(part, ',');
-        const size_t len = comma == NULL ? strlen(part) : (size_t)(comma - part);
-        for (const char *p = name; *p != '\0' || len == 0; p++)
-        {
-            if (strncmp(p, part, len) == 0)
-            {
-                return 1;
-            }
-            if (*p == '\0')
-            {
-                break;
-            }
-        }
-        if (comma == NULL)
-        {
-            return 0;
-        }
-        part = comma + 1;
+        return 1;
     }
+    char *save = NULL;
+    for (const char *part = strtok_r(parts, ",", &save); part != NULL; part = strtok_r(NULL, ",", &save))
+    {
+        if (strstr(name, part) != NULL)
+        {
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* Every PE times iters calls; PE 0 records the slowest PE's average in microseconds. */

@@ -33,11 +33,12 @@ public final class CollectivesBench
     private final boolean quick;
     private final Results results = new Results();
     private final SymmetricDoubles timing;
-    private final String only;
+    /** {@code --only}'s comma-separated parts: a row runs when its name contains one ({@code ""}: every row). */
+    private final String[] only;
 
     private CollectivesBench(final Shmem shmem, final boolean quick, final String only)
     {
-        this.only = only;
+        this.only = only.split(",");
         this.shmem = shmem;
         this.world = shmem.teamWorld();
         this.n = shmem.nPes();
@@ -93,7 +94,7 @@ public final class CollectivesBench
 
     private boolean selected(final String name)
     {
-        for (final String part : only.split(","))
+        for (final String part : only)
         {
             if (name.contains(part))
             {
