@@ -51,9 +51,11 @@ class CollectivesThreadsTest
             Map.of("SHMEM_BROADCAST_ALGORITHM", "scatter_allgather", "SHMEM_COLLECT_ALGORITHM", "recursive_doubling",
                 "SHMEM_FCOLLECT_ALGORITHM", "recursive_doubling", "SHMEM_REDUCE_ALGORITHM", "ring", "SHMEM_TEAM_SCRATCH_SIZE", "1K",
                 "SHMEM_DEBUG", "1"),
+            // members load a two-level broadcast's result from their representative at every size (the test hook
+            // JSHMEM_TEST_RELEASE); the hierarchical set below stores it into them (auto, below 64 KiB)
             Map.of("SHMEM_BARRIER_ALGORITHM", "hierarchical", "SHMEM_REDUCE_ALGORITHM", "hierarchical", "SHMEM_TEAM_GROUP_SIZE", "3",
                 "SHMEM_BROADCAST_ALGORITHM", "hierarchical", "SHMEM_ALLTOALL_ALGORITHM", "hierarchical",
-                "SHMEM_TEAM_SCRATCH_SIZE", "2K"),
+                "SHMEM_TEAM_SCRATCH_SIZE", "2K", "JSHMEM_TEST_RELEASE", "pull", "SHMEM_FCOLLECT_ALGORITHM", "hierarchical"),
             Map.of("SHMEM_REDUCE_ALGORITHM", "direct", "SHMEM_BARRIER_ALGORITHM", "linear"),
             Map.of("SHMEM_REDUCE_ALGORITHM", "split", "SHMEM_TEAM_GROUP_SIZE", "2", "SHMEM_TEAM_SCRATCH_SIZE", "1K"),
             Map.of("SHMEM_REDUCE_ALGORITHM", "split", "SHMEM_TEAM_GROUP_SIZE", "2", "SHMEM_TEAM_SCRATCH_SIZE", "1K",

@@ -432,6 +432,48 @@ final class Choice
             : SplitExchange.RING;
     }
 
+    /**
+     * How a two-level broadcast's or allgather's result reaches the members of a node: the node's representative stores it
+     * into each member's dest in turn ({@link #PUSH}), or signals them and each member loads it from the representative's
+     * dest at once and signals back when done ({@link #PULL}: a node's copies run in parallel, for one more intra-node
+     * signal each way). {@value #RELEASE_TEST_VARIABLE} forces either, for tests and measurements.
+     */
+    enum Release
+    {
+        AUTO, PUSH, PULL
+    }
+
+    /** A test hook (read from the job's environment) that forces {@link Release}. */
+    static final String RELEASE_TEST_VARIABLE = "JSHMEM_TEST_RELEASE";
+
+    /**
+     * From this many bytes of result a node's members load it from their representative ({@link Release#PULL}), where no
+     * machine of the job runs more PEs than it has cores. Measured on a 16-core machine, 8 PEs per test host over the
+     * proxy, each forced in turn (CollectivesBench {@code --quick --only broadcast,fcollect --reps 3}, three alternating
+     * pairs of jobs, medians; docs/teams.md): at 16 PEs a broadcast took 0.99x the pushed time at 32 KiB, 0.88x at 64 KiB
+     * and 0.57-0.67x from 128 KiB to 1 MiB, but 2-7x below 16 KiB (one more signal each way); an fcollect of 512 KiB in
+     * all took 0.55x. At 64 PEs (4 per core) pulling was 0.97-1.17x from 64 KiB for broadcasts: a node's members copying
+     * at once compete with the proxy threads for the cores.
+     */
+    static final long PULL_RELEASE_MIN_BYTES = 64 << 10;
+
+    /**
+     * @param groupsMapped whether every node's members map each other's heaps (the same answer on every member)
+     * @param sharedCores  whether a machine of the job runs more PEs than it has cores ({@link TeamHost#sharedCores()}, the
+     *                     same answer on every PE)
+     * @param bytes        the bytes every member receives (a broadcast's, or an allgather's whole result)
+     * @return whether a two-level broadcast or allgather releases by {@link Release#PULL}; never where a node's members do
+     *         not map each other
+     */
+    static boolean pullRelease(final Release forced, final boolean groupsMapped, final boolean sharedCores, final long bytes)
+    {
+        if (!groupsMapped || forced == Release.PUSH)
+        {
+            return false;
+        }
+        return forced == Release.PULL || !sharedCores && bytes >= PULL_RELEASE_MIN_BYTES;
+    }
+
     /** @param linearFits whether the scratch holds a buffer per member for one element. */
     static Algorithm.Scan scan(final Algorithm.Scan forced, final int size, final boolean linearFits)
     {

@@ -47,10 +47,11 @@ final class Hierarchical
 
     /**
      * Broadcast: a binomial tree over one representative per group (the root for its own group, the
-     * leader for the others), then each representative puts to the rest of its group.
+     * leader for the others), then each representative puts to the rest of its group, or, with {@code pull}
+     * ({@link Choice#pullRelease}), signals them and each loads the data from its representative's dest at once.
      */
     static void broadcast(final Channel c, final Hierarchy h, final SymmetricArray<?> dest, final MemorySegment rootData, final long bytes,
-        final int root)
+        final int root, final boolean pull)
     {
         // the groups' representatives: their leaders, the root in place of its group's (no copy per call)
         final int[] leaders = h.leaders();
@@ -64,6 +65,10 @@ final class Hierarchical
         if (c.me != myRep)
         {
             c.await(myRep, 1);
+            if (pull)
+            {
+                pullFrom(c, h, dest, myRep, bytes, 0, 0, 2);
+            }
             return;
         }
         final int n = leaders.length;
@@ -93,6 +98,11 @@ final class Hierarchical
             }
             mask >>= 1;
         }
+        if (pull)
+        {
+            releaseForPull(c, h, 1, 2);
+            return;
+        }
         for (final int member : h.group())
         {
             if (member != c.me)
@@ -100,6 +110,50 @@ final class Hierarchical
                 c.putSignal(dest, 0, data, 0, bytes, member, 1);
             }
         }
+    }
+
+    /**
+     * A representative's side of {@link Choice.Release#PULL}: signals {@code step} to every other member of its group (the
+     * data is in its dest), then waits until each has signalled {@code copied}, so that nothing the caller does to its dest
+     * after the collective returns reaches a member's copy.
+     */
+    private static void releaseForPull(final Channel c, final Hierarchy h, final int step, final int copied)
+    {
+        final int[] group = h.group();
+        for (final int member : group)
+        {
+            if (member != c.me)
+            {
+                c.signal(member, step);
+            }
+        }
+        for (final int member : group)
+        {
+            if (member != c.me)
+            {
+                c.await(member, copied);
+            }
+        }
+    }
+
+    /**
+     * A member's side of {@link Choice.Release#PULL}: loads bytes {@code [0, bytes)} of its representative {@code rep}'s
+     * dest into its own, except {@code [skipFrom, skipTo)} (bytes it holds already), then signals {@code copied} to it.
+     */
+    private static void pullFrom(final Channel c, final Hierarchy h, final SymmetricArray<?> dest, final int rep, final long bytes,
+        final long skipFrom, final long skipTo, final int copied)
+    {
+        final int[] group = h.group();
+        int i = 0;
+        while (group[i] != rep)
+        {
+            i++;
+        }
+        final MemorySegment theirs = c.copies(dest, group)[i];
+        final MemorySegment mine = dest.segment();
+        MemorySegment.copy(theirs, 0, mine, 0, skipFrom);
+        MemorySegment.copy(theirs, skipTo, mine, skipTo, bytes - skipTo);
+        c.signal(rep, copied);
     }
 
     /** @return group i's representative in {@link #broadcast}: its leader, or the root for the root's group. */
@@ -118,7 +172,7 @@ final class Hierarchical
      * @param offsets element offset of each rank's block in dest, and the total at [size]; every member's
      *                own block is already in its dest.
      */
-    static void allgather(final Channel c, final Hierarchy h, final SymmetricArray<?> dest, final long[] offsets)
+    static void allgather(final Channel c, final Hierarchy h, final SymmetricArray<?> dest, final long[] offsets, final boolean pull)
     {
         final int[] group = h.group();
         final int eb = dest.elementBytes();
@@ -127,6 +181,10 @@ final class Hierarchical
         {
             c.putSignal(dest, offsets[c.me], all, offsets[c.me] * eb, Collectives.blocksBytes(offsets, c.me, 1, eb), group[0], 0);
             c.await(group[0], RELEASE);
+            if (pull)
+            {
+                pullFrom(c, h, dest, group[0], offsets[c.size] * eb, offsets[c.me] * eb, offsets[c.me + 1] * eb, RELEASE + 1);
+            }
             return;
         }
         for (int i = 1; i < group.length; i++)
@@ -141,7 +199,14 @@ final class Hierarchical
         {
             leadersByPairs(c, h, dest, all, offsets);
         }
-        release(c, h, dest, all, offsets);
+        if (pull)
+        {
+            releaseForPull(c, h, RELEASE, RELEASE + 1);
+        }
+        else
+        {
+            release(c, h, dest, all, offsets);
+        }
     }
 
     /**

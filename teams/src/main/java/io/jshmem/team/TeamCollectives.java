@@ -244,7 +244,8 @@ final class TeamCollectives
             registry.spareCores), bytes))
         {
             case LINEAR -> Collectives.broadcastLinear(channel, dest, data, bytes, root);
-            case HIERARCHICAL -> Hierarchical.broadcast(channel, hierarchy(), dest, data, bytes, root);
+            case HIERARCHICAL -> Hierarchical.broadcast(channel, hierarchy(), dest, data, bytes, root,
+                Choice.pullRelease(registry.release, groupsMapped(), registry.sharedCores, bytes));
             case TREE -> Collectives.broadcastTree(channel, dest, data, bytes, root);
             default -> Collectives.broadcastScatterAllgather(channel, dest, data, count, root);
         }
@@ -307,7 +308,8 @@ final class TeamCollectives
         {
             case LINEAR -> Collectives.allgatherLinear(channel, dest, offsets);
             case RING -> Collectives.allgatherRing(channel, dest, offsets);
-            case HIERARCHICAL -> Hierarchical.allgather(channel, hierarchy(), dest, offsets);
+            case HIERARCHICAL -> Hierarchical.allgather(channel, hierarchy(), dest, offsets,
+                Choice.pullRelease(registry.release, groupsMapped(), registry.sharedCores, offsets[size] * eb));
             default -> Collectives.allgatherRecursiveDoubling(channel, dest, offsets);
         }
     }

@@ -38,6 +38,8 @@ public final class TeamRegistry
     final Choice.SplitExchange splitExchange;
     /** Owners per group a split reduction is forced to ({@link Choice#SPLIT_SLICES_TEST_VARIABLE}), 0 for the choice's. */
     final int splitSlices;
+    /** The test hook {@value Choice#RELEASE_TEST_VARIABLE}: AUTO unless a test or a measurement forces one. */
+    final Choice.Release release;
     /** {@code SHMEM_COLLECTIVE_TIMEOUT} in ns: the deadline of every wait in a collective, 0 for none. */
     final long timeoutNs;
     /** {@code SHMEM_TEAM_GROUP_SIZE}: 0 groups by node. */
@@ -86,6 +88,7 @@ public final class TeamRegistry
         this.scanAlgorithm = settings.scan;
         this.splitExchange = settings.splitExchange;
         this.splitSlices = settings.splitSlices;
+        this.release = settings.release;
         this.timeoutNs = settings.timeoutNs;
         this.groupSize = settings.groupSize;
         this.layout = NodeLayout.of(host.hostOfRank(), host.reachability(), settings.testNodeLayout);

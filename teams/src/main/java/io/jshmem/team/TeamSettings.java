@@ -35,6 +35,8 @@ public final class TeamSettings
     final Choice.SplitExchange splitExchange;
     /** {@value Choice#SPLIT_SLICES_TEST_VARIABLE} from the job's environment (tests and measurements), 0 unset. */
     final int splitSlices;
+    /** {@value Choice#RELEASE_TEST_VARIABLE} from the job's environment (tests and measurements), AUTO unset. */
+    final Choice.Release release;
 
     private TeamSettings(final ShmemConfig config)
     {
@@ -60,6 +62,8 @@ public final class TeamSettings
         this.splitExchange = exchange == null ? Choice.SplitExchange.AUTO
             : Algorithm.parse(Choice.SPLIT_EXCHANGE_TEST_VARIABLE, exchange, Choice.SplitExchange.class);
         this.splitSlices = Choice.parseSplitSlices(config.env(Choice.SPLIT_SLICES_TEST_VARIABLE));
+        final String release = config.env(Choice.RELEASE_TEST_VARIABLE);
+        this.release = release == null ? Choice.Release.AUTO : Algorithm.parse(Choice.RELEASE_TEST_VARIABLE, release, Choice.Release.class);
     }
 
     /**

@@ -171,6 +171,22 @@ class ChoiceTest
     }
 
     @Test
+    void nodesLoadALargeResultFromTheirRepresentativeOnlyWhereTheyMapIt()
+    {
+        final long min = Choice.PULL_RELEASE_MIN_BYTES;
+        assertFalse(Choice.pullRelease(Choice.Release.AUTO, true, false, min - 1), "below the bound: the representative stores");
+        assertTrue(Choice.pullRelease(Choice.Release.AUTO, true, false, min), "from the bound: the members load");
+        assertFalse(Choice.pullRelease(Choice.Release.AUTO, true, true, 1L << 30), "PEs outnumber a machine's cores");
+        assertFalse(Choice.pullRelease(Choice.Release.AUTO, false, false, 1L << 30), "a node's members do not map each other");
+        assertTrue(Choice.pullRelease(Choice.Release.PULL, true, true, 8), "forced");
+        assertFalse(Choice.pullRelease(Choice.Release.PULL, false, false, 8), "forced, but not mapped: stores");
+        assertFalse(Choice.pullRelease(Choice.Release.PUSH, true, false, 1L << 30), "forced");
+        final io.jshmem.ShmemException ex = assertThrows(io.jshmem.ShmemException.class,
+            () -> Algorithm.parse(Choice.RELEASE_TEST_VARIABLE, "pulled", Choice.Release.class));
+        assertTrue(ex.getMessage().contains("JSHMEM_TEST_RELEASE='pulled'") && ex.getMessage().contains("push, pull"), ex.getMessage());
+    }
+
+    @Test
     void autoOnOneNode()
     {
         assertEquals(Algorithm.Sync.DISSEMINATION, Choice.sync(Algorithm.Sync.AUTO, false));
