@@ -49,7 +49,7 @@ final class Buckets
             bucketize(keys, offsets.clone(), width, out);
             MemorySegment.copy(out, 0, received, ValueLayout.JAVA_INT, 0, WARM_UP_KEYS);
             countLocalKeys(received, WARM_UP_KEYS, out[call % WARM_UP_KEYS], counts.counts());
-            sum += offsets[buckets - 1] + counts.counts().getAtIndex(ValueLayout.JAVA_INT, call % WARM_UP_KEYS);
+            sum += offsets[buckets - 1] + counts.counts()[call % WARM_UP_KEYS];
         }
         counts.zero();
         return sum;
@@ -129,15 +129,15 @@ final class Buckets
      * @param minKey   the smallest key of this PE's range.
      * @param counts   zeroed ints, one per key of the range: the count of key {@code minKey + i} goes to index i.
      */
-    static void countLocalKeys(final MemorySegment received, final int size, final int minKey, final MemorySegment counts)
+    static void countLocalKeys(final MemorySegment received, final int size, final int minKey, final int[] counts)
     {
-        final long width = counts.byteSize() / Integer.BYTES;
+        final int width = counts.length;
         for (int i = 0; i < size; i++)
         {
-            final long k = received.getAtIndex(ValueLayout.JAVA_INT, i) - (long)minKey;
-            if (k >= 0 && k < width)
+            final int k = received.getAtIndex(ValueLayout.JAVA_INT, i) - minKey; // unsigned below width: exactly the keys of the range
+            if (Integer.compareUnsigned(k, width) < 0)
             {
-                counts.setAtIndex(ValueLayout.JAVA_INT, k, counts.getAtIndex(ValueLayout.JAVA_INT, k) + 1);
+                counts[k]++;
             }
         }
     }
@@ -165,7 +165,7 @@ final class Buckets
      * @param counts   the counting sort's result (ints).
      * @return what was found.
      */
-    static Check check(final MemorySegment received, final int size, final long minKey, final long maxKey, final MemorySegment counts)
+    static Check check(final MemorySegment received, final int size, final long minKey, final long maxKey, final int[] counts)
     {
         long bad = 0;
         int firstBad = 0;
@@ -183,9 +183,9 @@ final class Buckets
             }
         }
         long countSum = 0;
-        for (long i = 0, n = counts.byteSize() / Integer.BYTES; i < n; i++)
+        for (final int c : counts)
         {
-            countSum += counts.getAtIndex(ValueLayout.JAVA_INT, i);
+            countSum += c;
         }
         return new Check(bad, firstBad, countSum, keySum);
     }
