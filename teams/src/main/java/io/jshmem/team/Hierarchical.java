@@ -165,7 +165,8 @@ final class Hierarchical
     /**
      * Allgather: every member puts its block into its leader's dest, each leader puts its group's blocks
      * into every other leader's dest (one put per run of consecutive ranks, so one put and its signal per leader
-     * pair where ranks are placed block-wise), then puts the whole result into its members' dest. Small results
+     * pair where ranks are placed block-wise), then puts the whole result into its members' dest, or, with {@code pull}
+     * ({@link Choice#pullRelease}), signals them and each loads it from the leader's dest at once. Small results
      * of block-wise groups go between the leaders by Bruck's algorithm instead ({@link Choice#leaderDoubling}).
      * Blocks go straight to their final place; no scratch.
      *
