@@ -52,7 +52,8 @@ class CollectivesThreadsTest
                 "SHMEM_FCOLLECT_ALGORITHM", "recursive_doubling", "SHMEM_REDUCE_ALGORITHM", "ring", "SHMEM_TEAM_SCRATCH_SIZE", "1K",
                 "SHMEM_DEBUG", "1"),
             // members load a two-level broadcast's result from their representative at every size (the test hook
-            // JSHMEM_TEST_RELEASE); the hierarchical set below stores it into them (auto, below 64 KiB)
+            // JSHMEM_TEST_RELEASE), in pieces of 1 KiB (half the scratch); the hierarchical set below stores it into them
+            // (auto, below 64 KiB)
             Map.of("SHMEM_BARRIER_ALGORITHM", "hierarchical", "SHMEM_REDUCE_ALGORITHM", "hierarchical", "SHMEM_TEAM_GROUP_SIZE", "3",
                 "SHMEM_BROADCAST_ALGORITHM", "hierarchical", "SHMEM_ALLTOALL_ALGORITHM", "hierarchical",
                 "SHMEM_TEAM_SCRATCH_SIZE", "2K", "JSHMEM_TEST_RELEASE", "pull", "SHMEM_FCOLLECT_ALGORITHM", "hierarchical"),
@@ -62,9 +63,10 @@ class CollectivesThreadsTest
                 "JSHMEM_TEST_SPLIT_EXCHANGE", "halving"),
             // two owners in groups of three at every size (the test hook JSHMEM_TEST_SPLIT_SLICES)
             Map.of("SHMEM_REDUCE_ALGORITHM", "split", "SHMEM_TEAM_GROUP_SIZE", "3", "JSHMEM_TEST_SPLIT_SLICES", "2"),
+            // a 1 KiB scratch: the two-level broadcast moves in pieces of 512 bytes, stored into the members
             Map.of("SHMEM_FCOLLECT_ALGORITHM", "hierarchical", "SHMEM_COLLECT_ALGORITHM", "hierarchical", "SHMEM_TEAM_GROUP_SIZE", "2",
                 "SHMEM_BARRIER_ALGORITHM", "hierarchical", "SHMEM_BROADCAST_ALGORITHM", "hierarchical", "SHMEM_ALLTOALL_ALGORITHM",
-                "hierarchical"),
+                "hierarchical", "SHMEM_TEAM_SCRATCH_SIZE", "1K"),
             Map.of("SHMEM_ALLTOALL_ALGORITHM", "aggregate", "SHMEM_TEAM_GROUP_SIZE", "3"));
     }
 

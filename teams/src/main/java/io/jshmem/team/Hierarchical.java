@@ -45,10 +45,28 @@ final class Hierarchical
         }
     }
 
+    /** At most this many pieces of a pipelined two-level broadcast ({@link #broadcastPiece}). */
+    static final int MAX_BROADCAST_PIECES = 64;
+
+    /**
+     * @return the bytes of each piece (the last may be shorter) a two-level broadcast of {@code bytes} moves in: half a
+     *         scratch buffer ({@link Channel#halfBytes()}, 128 KiB with the default 256 KiB scratch), or more where that
+     *         would make more than {@link #MAX_BROADCAST_PIECES}; a multiple of 64 bytes, so of any element's size
+     */
+    static long broadcastPiece(final long bytes, final long halfBytes)
+    {
+        final long piece = Math.max(halfBytes, (bytes + MAX_BROADCAST_PIECES - 1) / MAX_BROADCAST_PIECES);
+        return Math.max(64, (piece + 63) & ~63L);
+    }
+
     /**
      * Broadcast: a binomial tree over one representative per group (the root for its own group, the
      * leader for the others), then each representative puts to the rest of its group, or, with {@code pull}
      * ({@link Choice#pullRelease}), signals them and each loads the data from its representative's dest at once.
+     * The data moves in pieces ({@link #broadcastPiece}), pipelined: a representative forwards piece k down the tree
+     * and releases it to its group as soon as piece k has reached it, so the levels of the tree and the copies inside a
+     * node overlap instead of each waiting for the whole. Piece k is step k + 1 of every signal; a member that loaded
+     * the data signals {@code pieces + 1} back.
      */
     static void broadcast(final Channel c, final Hierarchy h, final SymmetricArray<?> dest, final MemorySegment rootData, final long bytes,
         final int root, final boolean pull)
@@ -61,14 +79,25 @@ final class Hierarchical
         {
             rootIdx++;
         }
+        final long piece = broadcastPiece(bytes, c.halfBytes());
+        final int pieces = (int)((bytes + piece - 1) / piece);
+        final int eb = dest.elementBytes();
         final int myRep = h.leaderOf()[c.me] == rootLeader ? root : h.leaderOf()[c.me];
         if (c.me != myRep)
         {
-            c.await(myRep, 1);
-            if (pull)
+            if (!pull)
             {
-                pullFrom(c, h, dest, myRep, bytes, 0, 0, 2);
+                c.await(myRep, pieces); // the pieces arrive in order: the last one's signal follows every store
+                return;
             }
+            final MemorySegment theirs = repCopy(c, h, dest, myRep);
+            for (int k = 0; k < pieces; k++)
+            {
+                c.await(myRep, k + 1);
+                final long from = k * piece;
+                MemorySegment.copy(theirs, from, dest.segment(), from, Math.min(piece, bytes - from));
+            }
+            c.signal(myRep, pieces + 1);
             return;
         }
         final int n = leaders.length;
@@ -79,37 +108,72 @@ final class Hierarchical
         }
         final int rel = (myIdx - rootIdx + n) % n;
         int mask = 1;
+        int parent = -1;
         while (mask < n)
         {
             if ((rel & mask) != 0)
             {
-                c.await(representative(leaders, rootIdx, root, (rel - mask + rootIdx) % n), 0);
+                parent = representative(leaders, rootIdx, root, (rel - mask + rootIdx) % n);
                 break;
             }
             mask <<= 1;
         }
+        final int firstMask = mask >> 1;
         final MemorySegment data = c.me == root ? rootData : dest.segment(); // its first bytes
-        mask >>= 1;
-        while (mask > 0)
+        final int[] group = h.group();
+        for (int k = 0; k < pieces; k++)
         {
-            if (rel + mask < n)
+            if (parent >= 0)
             {
-                c.putSignal(dest, 0, data, 0, bytes, representative(leaders, rootIdx, root, (rel + mask + rootIdx) % n), 0);
+                c.await(parent, k + 1);
             }
-            mask >>= 1;
+            final long from = k * piece;
+            final long len = Math.min(piece, bytes - from);
+            for (int m = firstMask; m > 0; m >>= 1)
+            {
+                if (rel + m < n)
+                {
+                    c.putSignal(dest, from / eb, data, from, len, representative(leaders, rootIdx, root, (rel + m + rootIdx) % n), k + 1);
+                }
+            }
+            for (final int member : group)
+            {
+                if (member == c.me)
+                {
+                    continue;
+                }
+                if (pull)
+                {
+                    c.signal(member, k + 1);
+                }
+                else
+                {
+                    c.putSignal(dest, from / eb, data, from, len, member, k + 1);
+                }
+            }
         }
         if (pull)
         {
-            releaseForPull(c, h, 1, 2);
-            return;
-        }
-        for (final int member : h.group())
-        {
-            if (member != c.me)
+            for (final int member : group)
             {
-                c.putSignal(dest, 0, data, 0, bytes, member, 1);
+                if (member != c.me)
+                {
+                    c.await(member, pieces + 1);
+                }
             }
         }
+    }
+
+    /** @return representative {@code rep}'s copy of {@code dest}, as this member of its group maps it. */
+    private static MemorySegment repCopy(final Channel c, final Hierarchy h, final SymmetricArray<?> dest, final int rep)
+    {
+        final int[] group = h.group();
+        int i = 0;
+        while (group[i] != rep)
+        {
+            i++;
+        }
+        return c.copies(dest, group)[i];
     }
 
     /**
@@ -143,13 +207,7 @@ final class Hierarchical
     private static void pullFrom(final Channel c, final Hierarchy h, final SymmetricArray<?> dest, final int rep, final long bytes,
         final long skipFrom, final long skipTo, final int copied)
     {
-        final int[] group = h.group();
-        int i = 0;
-        while (group[i] != rep)
-        {
-            i++;
-        }
-        final MemorySegment theirs = c.copies(dest, group)[i];
+        final MemorySegment theirs = repCopy(c, h, dest, rep);
         final MemorySegment mine = dest.segment();
         MemorySegment.copy(theirs, 0, mine, 0, skipFrom);
         MemorySegment.copy(theirs, skipTo, mine, skipTo, bytes - skipTo);
