@@ -63,10 +63,11 @@ final class Hierarchical
      * Broadcast: a binomial tree over one representative per group (the root for its own group, the
      * leader for the others), then each representative puts to the rest of its group, or, with {@code pull}
      * ({@link Choice#pullRelease}), signals them and each loads the data from its representative's dest at once.
-     * The data moves in pieces ({@link #broadcastPiece}), pipelined: a representative forwards piece k down the tree
-     * and releases it to its group as soon as piece k has reached it, so the levels of the tree and the copies inside a
-     * node overlap instead of each waiting for the whole. Piece k is step k + 1 of every signal; a member that loaded
-     * the data signals {@code pieces + 1} back.
+     * Between three or more groups the data moves in pieces ({@link #broadcastPiece}), pipelined: a representative
+     * forwards piece k down the tree and releases it to its group as soon as piece k has reached it, so the levels of
+     * the tree and the copies inside a node overlap instead of each waiting for the whole (at 64 PEs on 8 test hosts of
+     * 16 cores, 256 KiB-1 MiB took 0.77-0.79x the time of one piece, medians of two alternating jobs). Piece k is step
+     * k + 1 of every signal; a member that loaded the data signals {@code pieces + 1} back.
      */
     static void broadcast(final Channel c, final Hierarchy h, final SymmetricArray<?> dest, final MemorySegment rootData, final long bytes,
         final int root, final boolean pull)
@@ -79,7 +80,8 @@ final class Hierarchical
         {
             rootIdx++;
         }
-        final long piece = broadcastPiece(bytes, c.halfBytes());
+        // two representatives: one hop, nothing to pipeline but the node's copies, which measured no gain (docs/teams.md)
+        final long piece = leaders.length > 2 ? broadcastPiece(bytes, c.halfBytes()) : Math.max(64, bytes);
         final int pieces = (int)((bytes + piece - 1) / piece);
         final int eb = dest.elementBytes();
         final int myRep = h.leaderOf()[c.me] == rootLeader ? root : h.leaderOf()[c.me];
