@@ -156,13 +156,7 @@ final class Hierarchical
         }
         if (pull)
         {
-            for (final int member : group)
-            {
-                if (member != c.me)
-                {
-                    c.await(member, pieces + 1);
-                }
-            }
+            awaitMembers(c, h, pieces + 1);
         }
     }
 
@@ -185,19 +179,24 @@ final class Hierarchical
      */
     private static void releaseForPull(final Channel c, final Hierarchy h, final int step, final int copied)
     {
-        final int[] group = h.group();
-        for (final int member : group)
+        for (final int member : h.group())
         {
             if (member != c.me)
             {
                 c.signal(member, step);
             }
         }
-        for (final int member : group)
+        awaitMembers(c, h, copied);
+    }
+
+    /** Waits for step {@code step} of every other member of this PE's group. */
+    private static void awaitMembers(final Channel c, final Hierarchy h, final int step)
+    {
+        for (final int member : h.group())
         {
             if (member != c.me)
             {
-                c.await(member, copied);
+                c.await(member, step);
             }
         }
     }

@@ -15,9 +15,10 @@ import java.util.Arrays;
  * machine's memory showed in one JVM; C at -O2: 13 ms; benchmarks/README.md). ISx zeroes its histogram with memset every
  * iteration; at 2^28 / PEs keys that is hundreds of MiB, and glibc's memset measured 2x faster than
  * {@link Arrays#fill} (512 MiB: 7.5-9.5 ms against 15-18 ms). Without native access (no
- * {@code --enable-native-access}), or where no memset is found, it falls back to {@link Arrays#fill}. One thread.
+ * {@code --enable-native-access}), or where no memset is found, it falls back to {@link Arrays#fill}. One thread; the
+ * garbage collector frees it.
  */
-final class Histogram implements AutoCloseable
+final class Histogram
 {
     private static final MethodHandle MEMSET = memset();
 
@@ -74,11 +75,5 @@ final class Histogram implements AutoCloseable
         {
             throw new IllegalStateException("memset of the histogram (" + counts.length + " counts) failed", t);
         }
-    }
-
-    /** Nothing to free: the counts are the garbage collector's once this is unreachable. */
-    @Override
-    public void close()
-    {
     }
 }

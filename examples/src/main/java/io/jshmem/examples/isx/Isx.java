@@ -115,15 +115,12 @@ public final class Isx
         // malloc + memset turned into calloc at -O2) puts page faults into its phases; the C twin does as this.
         final int[] keys = new int[layout.keysPerPe()];
         final int[] bucketed = new int[layout.keysPerPe()];
-        final boolean passed;
-        try (Histogram counts = new Histogram(layout.bucketWidth()))
+        final Histogram counts = new Histogram(layout.bucketWidth());
+        if (Buckets.warmUp(received.segment(), layout.maxKey(), n, layout.bucketWidth(), counts) == Long.MIN_VALUE)
         {
-            if (Buckets.warmUp(received.segment(), layout.maxKey(), n, layout.bucketWidth(), counts) == Long.MIN_VALUE)
-            {
-                out.println(); // never: the JIT warm-up's checksum is only used so the work is not optimised away
-            }
-            passed = iterate(shmem, params, layout, out, receiveOffset, received, verdict, mine, everyPe, keys, bucketed, counts);
+            out.println(); // never: the JIT warm-up's checksum is only used so the work is not optimised away
         }
+        final boolean passed = iterate(shmem, params, layout, out, receiveOffset, received, verdict, mine, everyPe, keys, bucketed, counts);
         shmem.free(everyPe);
         shmem.free(mine);
         shmem.free(verdict);

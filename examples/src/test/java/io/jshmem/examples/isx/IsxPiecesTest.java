@@ -120,38 +120,37 @@ class IsxPiecesTest
         final int minKey = 1000;
         final int width = 64;
         final int[] keys = {1000, 1063, 1010, 1010, 1000, 1010, 1032};
-        try (Histogram h = new Histogram(width))
+        final Histogram h = new Histogram(width);
+        Arrays.fill(h.counts(), 7);
+        h.zero();
+        assertEquals(0, sum(h), "zeroed");
+        Buckets.countLocalKeys(MemorySegment.ofArray(keys), keys.length, minKey, h.counts());
+        final int[] want = new int[width];
+        for (final int k : keys)
         {
-            Arrays.fill(h.counts(), 7);
-            h.zero();
-            assertEquals(0, sum(h), "zeroed");
-            Buckets.countLocalKeys(MemorySegment.ofArray(keys), keys.length, minKey, h.counts());
-            final int[] want = new int[width];
-            for (final int k : keys)
-            {
-                want[k - minKey]++;
-            }
-            assertArrayEquals(want, h.counts());
-            final Buckets.Check good = Buckets.check(MemorySegment.ofArray(keys), keys.length, minKey, minKey + width - 1, h.counts());
-            assertEquals(new Buckets.Check(0, 0, keys.length, Arrays.stream(keys).asLongStream().sum()), good);
-
-            // the range's neighbours, and keys whose distance from minKey wraps around an int
-            final int[] stray = {1000, 999, 1064, 1001, Integer.MIN_VALUE + 1000, Integer.MAX_VALUE};
-            h.zero();
-            Buckets.countLocalKeys(MemorySegment.ofArray(stray), stray.length, minKey, h.counts());
-            assertEquals(2, sum(h), "keys outside the range are not counted");
-            final Buckets.Check bad = Buckets.check(MemorySegment.ofArray(stray), stray.length, minKey, minKey + width - 1, h.counts());
-            assertEquals(4, bad.keysOutOfRange());
-            assertEquals(999, bad.firstBad());
-            assertNotEquals(stray.length, bad.countSum(), "the counts then miss keys");
+            want[k - minKey]++;
         }
+        assertArrayEquals(want, h.counts());
+        final Buckets.Check good = Buckets.check(MemorySegment.ofArray(keys), keys.length, minKey, minKey + width - 1, h.counts());
+        assertEquals(new Buckets.Check(0, 0, keys.length, Arrays.stream(keys).asLongStream().sum()), good);
+
+        // the range's neighbours, and keys whose distance from minKey wraps around an int
+        final int[] stray = {1000, 999, 1064, 1001, Integer.MIN_VALUE + 1000, Integer.MAX_VALUE};
+        h.zero();
+        Buckets.countLocalKeys(MemorySegment.ofArray(stray), stray.length, minKey, h.counts());
+        assertEquals(2, sum(h), "keys outside the range are not counted");
+        final Buckets.Check bad = Buckets.check(MemorySegment.ofArray(stray), stray.length, minKey, minKey + width - 1, h.counts());
+        assertEquals(4, bad.keysOutOfRange());
+        assertEquals(999, bad.firstBad());
+        assertNotEquals(stray.length, bad.countSum(), "the counts then miss keys");
     }
 
     @Test
     void theJitWarmUpLeavesTheHistogramZeroed()
     {
         final IsxParams.Layout layout = IsxParams.parse(new String[] {"1000"}).layout(4);
-        try (Arena arena = Arena.ofConfined(); Histogram h = new Histogram(layout.bucketWidth()))
+        final Histogram h = new Histogram(layout.bucketWidth());
+        try (Arena arena = Arena.ofConfined())
         {
             Buckets.warmUp(arena.allocate(ValueLayout.JAVA_INT, Buckets.WARM_UP_KEYS), layout.maxKey(), 4, layout.bucketWidth(), h);
             assertEquals(0, sum(h));
