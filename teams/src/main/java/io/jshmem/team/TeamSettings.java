@@ -58,12 +58,16 @@ public final class TeamSettings
         this.reduce = Algorithm.parse(config, ShmemOptions.REDUCE_ALGORITHM, Algorithm.Reduce.class);
         this.scan = Algorithm.parse(config, ShmemOptions.SCAN_ALGORITHM, Algorithm.Scan.class);
         this.testNodeLayout = config.env(NodeLayout.TEST_VARIABLE);
-        final String exchange = config.env(Choice.SPLIT_EXCHANGE_TEST_VARIABLE);
-        this.splitExchange = exchange == null ? Choice.SplitExchange.AUTO
-            : Algorithm.parse(Choice.SPLIT_EXCHANGE_TEST_VARIABLE, exchange, Choice.SplitExchange.class);
+        this.splitExchange = testHook(config, Choice.SPLIT_EXCHANGE_TEST_VARIABLE, Choice.SplitExchange.AUTO);
         this.splitSlices = Choice.parseSplitSlices(config.env(Choice.SPLIT_SLICES_TEST_VARIABLE));
-        final String release = config.env(Choice.RELEASE_TEST_VARIABLE);
-        this.release = release == null ? Choice.Release.AUTO : Algorithm.parse(Choice.RELEASE_TEST_VARIABLE, release, Choice.Release.class);
+        this.release = testHook(config, Choice.RELEASE_TEST_VARIABLE, Choice.Release.AUTO);
+    }
+
+    /** @return the test hook {@code variable}'s choice from the job's environment, {@code unset} where it is not set. */
+    private static <E extends Enum<E>> E testHook(final ShmemConfig config, final String variable, final E unset)
+    {
+        final String text = config.env(variable);
+        return text == null ? unset : Algorithm.parse(variable, text, unset.getDeclaringClass());
     }
 
     /**
