@@ -1,10 +1,8 @@
 package io.jshmem.transport.proxy;
 
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 
@@ -19,8 +17,8 @@ import java.nio.channels.SocketChannel;
  * <p>
  * Buffers are sized by traffic: both start at {@link #MIN_BUFFER}, the receive buffer grows to what a
  * frame needs (and, while reads fill it, up to {@link #RX_MAX}), the send buffer to what is queued,
- * and both go back to {@link #MIN_BUFFER} once the connection has been idle a while. They live in
- * arenas of their own, freed when replaced. Agent thread only (or an API thread holding the agent's lock).
+ * and both go back to {@link #MIN_BUFFER} once the connection has been idle a while. Each is a {@link NativeBuffer},
+ * freed when replaced. Agent thread only (or an API thread holding the agent's lock).
  */
 final class PeerConnection
 {
@@ -44,10 +42,10 @@ final class PeerConnection
 
     ByteBuffer rx;
     MemorySegment rxSegment;
-    private Arena rxArena;
+    private NativeBuffer rxBuffer;
     ByteBuffer tx;
     MemorySegment txSegment;
-    private Arena txArena;
+    private NativeBuffer txBuffer;
 
     /** Requests sent, and acknowledged by the peer (dialed connections). */
     long sent;
@@ -98,41 +96,16 @@ final class PeerConnection
 
     private void allocateRx(final int capacity)
     {
-        final Buffer b = Buffer.resize(rx, rxSegment, rxArena, capacity);
-        rx = b.bytes();
-        rxSegment = b.segment();
-        rxArena = b.arena();
+        rxBuffer = rxBuffer == null ? NativeBuffer.allocate(capacity) : rxBuffer.resize(capacity);
+        rx = rxBuffer.bytes;
+        rxSegment = rxBuffer.segment;
     }
 
     private void allocateTx(final int capacity)
     {
-        final Buffer b = Buffer.resize(tx, txSegment, txArena, capacity);
-        tx = b.bytes();
-        txSegment = b.segment();
-        txArena = b.arena();
-    }
-
-    /** A receive or send buffer: 64-byte aligned native memory of its own arena, seen as a little-endian ByteBuffer. */
-    private record Buffer(ByteBuffer bytes, MemorySegment segment, Arena arena)
-    {
-        /**
-         * @param old the buffer now, or null for the first; its arena is closed once its {@code position()} bytes
-         *            are copied over (the new buffer keeps that position)
-         * @return a buffer of {@code capacity} bytes
-         */
-        static Buffer resize(final ByteBuffer old, final MemorySegment oldSegment, final Arena oldArena, final int capacity)
-        {
-            final Arena arena = Arena.ofShared();
-            final MemorySegment seg = arena.allocate(capacity, 64);
-            final ByteBuffer next = seg.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
-            if (old != null)
-            {
-                MemorySegment.copy(oldSegment, 0, seg, 0, old.position());
-                next.position(old.position());
-                oldArena.close();
-            }
-            return new Buffer(next, seg, arena);
-        }
+        txBuffer = txBuffer == null ? NativeBuffer.allocate(capacity) : txBuffer.resize(capacity);
+        tx = txBuffer.bytes;
+        txSegment = txBuffer.segment;
     }
 
     /** Makes room for {@code bytes} more in the send buffer (replies must never wait: the buffer grows). */
@@ -286,7 +259,7 @@ final class PeerConnection
     /** Frees the buffers; only when no thread can use them again (the agent has stopped). */
     void free()
     {
-        rxArena.close();
-        txArena.close();
+        rxBuffer.free();
+        txBuffer.free();
     }
 }
