@@ -20,6 +20,8 @@ final class FrameApplier
 {
     private static final AtomicOp[] ATOMIC_OPS = AtomicOp.values();
     private static final SignalOp[] SIGNAL_OPS = SignalOp.values();
+    /** A put with at least this much of its payload still to come is read from the socket into the heap. */
+    static final int DIRECT_MIN = 8 << 10;
 
     private final ProxyAgent agent;
     private final ProxyTransport transport;
@@ -84,6 +86,11 @@ final class FrameApplier
             }
             pos += fixed + payload;
         }
+        if (end - pos >= Frames.HEADER && startDirect(c, s, pos, end))
+        {
+            c.rx.clear(); // the rest of the put's payload goes from the socket to the heap; the buffer is empty
+            return;
+        }
         c.rx.limit(end);
         c.rx.position(pos);
         c.rx.compact(); // the bytes of an incomplete frame move to the front; reading continues after them
@@ -94,6 +101,87 @@ final class FrameApplier
         {
             c.growRx(frame, filled); // the incomplete frame fits; a busy stream reads more per call
         }
+    }
+
+    /**
+     * Where the incomplete frame at {@code pos} is a put or put-with-signal whose header is in and at least
+     * {@link #DIRECT_MIN} bytes of whose payload are still to come: checks it as {@link #apply} would, stores the part
+     * received, and leaves the rest to {@link ProxyAgent}'s reads, which take it from the socket into the heap
+     * ({@link #directTarget}, then {@link #finishDirect}): one copy fewer, and no receive buffer that grows to hold the
+     * frame.
+     *
+     * @return whether the frame is now read into the heap (or was corrupt: the peer is lost), so nothing of it stays in
+     *         the receive buffer.
+     */
+    private boolean startDirect(final PeerConnection c, final MemorySegment s, final int pos, final int end)
+    {
+        final int type = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, pos);
+        if (type != Frames.PUT && type != Frames.PUT_SIGNAL)
+        {
+            return false;
+        }
+        final int fixed = Frames.fixed(type);
+        final int payload = s.get(Frames.I32, pos + 4);
+        final int have = end - pos - fixed;
+        if (have < 0 || payload - have < DIRECT_MIN)
+        {
+            return false;
+        }
+        final long offset = s.get(Frames.I64, pos + 8);
+        if (type == Frames.PUT)
+        {
+            if (!inHeap(offset, payload))
+            {
+                agent.corrupt(c, "PUT offset=" + offset + " bytes=" + payload + " outside the heap of " + heapSize);
+                return true;
+            }
+        }
+        else
+        {
+            final long sigOffset = s.get(Frames.I64, pos + 16);
+            final int op = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 1);
+            if (!inHeap(offset, payload) || !inHeap(sigOffset, 8) || (sigOffset & 7) != 0 || op < 0 || op >= SIGNAL_OPS.length)
+            {
+                agent.corrupt(c, "PUT_SIGNAL offset=" + offset + " bytes=" + payload + " signal offset=" + sigOffset + " op=" + op);
+                return true;
+            }
+            c.directSignalOffset = sigOffset;
+            c.directSignal = s.get(Frames.I64, pos + 24);
+            c.directSignalOp = op;
+        }
+        VarHandle.releaseFence(); // earlier requests' stores before this one's
+        if (have > 0)
+        {
+            MemorySegment.copy(s, pos + fixed, heap, offset, have);
+        }
+        c.directType = type;
+        c.directOffset = offset + have;
+        c.directLeft = payload - have;
+        return true;
+    }
+
+    /** @return the heap bytes the put being read straight into the heap still needs ({@link #startDirect}). */
+    java.nio.ByteBuffer directTarget(final PeerConnection c)
+    {
+        return heap.asSlice(c.directOffset, c.directLeft).asByteBuffer();
+    }
+
+    /** Counts {@code n} bytes read into {@link #directTarget}; the last of them completes the put (and its signal). */
+    void directRead(final PeerConnection c, final int n)
+    {
+        c.directOffset += n;
+        c.directLeft -= n;
+        if (c.directLeft > 0)
+        {
+            return;
+        }
+        if (c.directType == Frames.PUT_SIGNAL)
+        {
+            VarHandle.fullFence(); // data, then the signal that announces it
+            HeapAtomics.signal(heap, c.directSignalOffset, c.directSignal, SIGNAL_OPS[c.directSignalOp]);
+            signalled = true;
+        }
+        c.applied++;
     }
 
     private boolean inHeap(final long offset, final long bytes)

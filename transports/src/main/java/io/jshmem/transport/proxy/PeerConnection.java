@@ -47,6 +47,18 @@ final class PeerConnection
     MemorySegment txSegment;
     private NativeBuffer txBuffer;
 
+    /**
+     * A peer's put (or put-with-signal) whose payload is being read from the socket into the heap
+     * ({@link FrameApplier#directTarget}): its type, where its next byte goes, the bytes still to come (0: none in
+     * progress), and the signal a put-with-signal sets once they are in.
+     */
+    int directType;
+    long directOffset;
+    int directLeft;
+    long directSignalOffset;
+    long directSignal;
+    int directSignalOp;
+
     /** Requests sent, and acknowledged by the peer (dialed connections). */
     long sent;
     long acked;
