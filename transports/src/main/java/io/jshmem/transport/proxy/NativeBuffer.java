@@ -15,8 +15,9 @@ import java.nio.ByteOrder;
  * hundreds of peers, so freeing one must be cheap.
  * <p>
  * Where this module may call restricted methods ({@code --enable-native-access}, which shmemrun passes), the memory
- * comes from libc's {@code aligned_alloc} and goes back with {@code free}, through {@link Linker} downcalls: about
- * 0.4 µs for both. Otherwise (another launcher's {@code java} without the flag, which would print the JDK's warning
+ * comes from libc through {@link Linker} downcalls: {@code aligned_alloc} and {@code free} (about 0.4 µs for both),
+ * and from {@link #MAP_MIN} a mapping of its own ({@code mmap}, {@code munmap}), so that a large buffer's pages go
+ * back to the system when it shrinks instead of staying in the allocator's free lists. Otherwise (another launcher's {@code java} without the flag, which would print the JDK's warning
  * for a restricted call) each buffer is an {@link Arena#ofShared() shared arena} of its own. Closing one of those is
  * a handshake with every thread of the JVM: 60 µs in a JVM alone on the 2-core machine, and with 32 PEs per core
  * (64 PEs of ISx on 8 test hosts) 1,750 of them per PE took a third of the machine's time (docs/transports.md,
@@ -27,28 +28,44 @@ import java.nio.ByteOrder;
 final class NativeBuffer
 {
     private static final long ALIGNMENT = 64;
+    /** From this size a buffer is a mapping of its own, whose unmapping returns its pages to the system at once. */
+    static final int MAP_MIN = 64 << 10;
+    private static final int PROT_READ_WRITE = 0x1 | 0x2;
+    private static final int MAP_PRIVATE_ANONYMOUS = 0x02 | 0x20;
     private static final MethodHandle ALIGNED_ALLOC;
     private static final MethodHandle FREE;
+    private static final MethodHandle MMAP;
+    private static final MethodHandle MUNMAP;
 
     static
     {
         MethodHandle alloc = null;
         MethodHandle free = null;
+        MethodHandle map = null;
+        MethodHandle unmap = null;
         if (NativeBuffer.class.getModule().isNativeAccessEnabled())
         {
             final Linker linker = Linker.nativeLinker();
             final var a = linker.defaultLookup().find("aligned_alloc");
             final var f = linker.defaultLookup().find("free");
-            if (a.isPresent() && f.isPresent())
+            final var m = linker.defaultLookup().find("mmap");
+            final var u = linker.defaultLookup().find("munmap");
+            if (a.isPresent() && f.isPresent() && m.isPresent() && u.isPresent())
             {
                 alloc = linker.downcallHandle(a.get(), FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
                     ValueLayout.JAVA_LONG), Linker.Option.critical(false));
                 free = linker.downcallHandle(f.get(), FunctionDescriptor.ofVoid(ValueLayout.ADDRESS),
                     Linker.Option.critical(false));
+                map = linker.downcallHandle(m.get(), FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS,
+                    ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG));
+                unmap = linker.downcallHandle(u.get(), FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+                    ValueLayout.JAVA_LONG));
             }
         }
         ALIGNED_ALLOC = alloc;
         FREE = free;
+        MMAP = map;
+        MUNMAP = unmap;
     }
 
     final MemorySegment segment;
@@ -87,16 +104,18 @@ final class NativeBuffer
             final Arena arena = Arena.ofShared();
             return new NativeBuffer(arena.allocate(capacity, ALIGNMENT), arena);
         }
+        final boolean mapped = capacity >= MAP_MIN;
         final MemorySegment at;
         try
         {
-            at = (MemorySegment)ALIGNED_ALLOC.invokeExact(ALIGNMENT, (long)capacity);
+            at = mapped ? (MemorySegment)MMAP.invokeExact(MemorySegment.NULL, (long)capacity, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, -1, 0L)
+                : (MemorySegment)ALIGNED_ALLOC.invokeExact(ALIGNMENT, (long)capacity);
         }
         catch (final Throwable t)
         {
-            throw new IllegalStateException("aligned_alloc of a " + capacity + "-byte proxy buffer failed", t);
+            throw new IllegalStateException((mapped ? "mmap" : "aligned_alloc") + " of a " + capacity + "-byte proxy buffer failed", t);
         }
-        if (at.address() == 0)
+        if (at.address() == 0 || at.address() == -1L)
         {
             throw new OutOfMemoryError("no native memory for a " + capacity + "-byte proxy buffer");
         }
@@ -130,13 +149,26 @@ final class NativeBuffer
             arena.close();
             return;
         }
+        final int result;
         try
         {
-            FREE.invokeExact(segment);
+            if (segment.byteSize() >= MAP_MIN)
+            {
+                result = (int)MUNMAP.invokeExact(segment, segment.byteSize());
+            }
+            else
+            {
+                FREE.invokeExact(segment);
+                result = 0;
+            }
         }
         catch (final Throwable t)
         {
-            throw new IllegalStateException("free of a proxy buffer failed", t);
+            throw new IllegalStateException("freeing a " + segment.byteSize() + "-byte proxy buffer failed", t);
+        }
+        if (result != 0)
+        {
+            throw new IllegalStateException("munmap of a " + segment.byteSize() + "-byte proxy buffer failed");
         }
     }
 }

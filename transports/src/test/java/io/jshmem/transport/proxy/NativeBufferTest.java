@@ -46,9 +46,10 @@ class NativeBufferTest
             b.bytes.putInt(i);
         }
         final NativeBuffer old = b;
-        b = b.resize(1 << 16);
+        b = b.resize(NativeBuffer.MAP_MIN); // a mapping of its own from here
+        assertEquals(0, b.segment.address() % 4096, "a mapping starts on a page");
         assertEquals(4000, b.bytes.position());
-        assertEquals(1 << 16, b.bytes.capacity());
+        assertEquals(NativeBuffer.MAP_MIN, b.bytes.capacity());
         for (int i = 0; i < 1000; i++)
         {
             assertEquals(i, b.bytes.getInt(4 * i), "int " + i);
