@@ -107,7 +107,7 @@ final class FrameApplier
      * Where the incomplete frame at {@code pos} is a put or put-with-signal whose header is in and at least
      * {@link #DIRECT_MIN} bytes of whose payload are still to come: checks it as {@link #apply} would, stores the part
      * received, and leaves the rest to {@link ProxyAgent}'s reads, which take it from the socket into the heap
-     * ({@link #directTarget}, then {@link #finishDirect}): one copy fewer, and no receive buffer that grows to hold the
+     * ({@link #directTarget}, then {@link #directRead}): one copy fewer, and no receive buffer that grows to hold the
      * frame.
      *
      * @return whether the frame is now read into the heap (or was corrupt: the peer is lost), so nothing of it stays in
@@ -140,9 +140,11 @@ final class FrameApplier
         {
             final long sigOffset = s.get(Frames.I64, pos + 16);
             final int op = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 1);
-            if (!inHeap(offset, payload) || !inHeap(sigOffset, 8) || (sigOffset & 7) != 0 || op < 0 || op >= SIGNAL_OPS.length)
+            if (!inHeap(offset, payload) || !inHeap(sigOffset, 8) || (sigOffset & 7) != 0 || op < 0
+                || op >= SIGNAL_OPS.length)
             {
-                agent.corrupt(c, "PUT_SIGNAL offset=" + offset + " bytes=" + payload + " signal offset=" + sigOffset + " op=" + op);
+                agent.corrupt(c, "PUT_SIGNAL offset=" + offset + " bytes=" + payload + " signal offset=" + sigOffset
+                    + " op=" + op);
                 return true;
             }
             c.directSignalOffset = sigOffset;

@@ -17,8 +17,9 @@ import java.nio.ByteOrder;
  * Where this module may call restricted methods ({@code --enable-native-access}, which shmemrun passes), the memory
  * comes from libc through {@link Linker} downcalls: {@code aligned_alloc} and {@code free} (about 0.4 µs for both),
  * and from {@link #MAP_MIN} a mapping of its own ({@code mmap}, {@code munmap}), so that a large buffer's pages go
- * back to the system when it shrinks instead of staying in the allocator's free lists. Otherwise (another launcher's {@code java} without the flag, which would print the JDK's warning
- * for a restricted call) each buffer is an {@link Arena#ofShared() shared arena} of its own. Closing one of those is
+ * back to the system when it shrinks instead of staying in the allocator's free lists. Otherwise (another launcher's
+ * {@code java} without the flag, which would print the JDK's warning for a restricted call) each buffer is an
+ * {@link Arena#ofShared() shared arena} of its own. Closing one of those is
  * a handshake with every thread of the JVM: 60 µs in a JVM alone on the 2-core machine, and with 32 PEs per core
  * (64 PEs of ISx on 8 test hosts) 1,750 of them per PE took a third of the machine's time (docs/transports.md,
  * "Connection buffers").
@@ -57,7 +58,8 @@ final class NativeBuffer
                 free = linker.downcallHandle(f.get(), FunctionDescriptor.ofVoid(ValueLayout.ADDRESS),
                     Linker.Option.critical(false));
                 map = linker.downcallHandle(m.get(), FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS,
-                    ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG));
+                    ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                    ValueLayout.JAVA_LONG));
                 unmap = linker.downcallHandle(u.get(), FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
                     ValueLayout.JAVA_LONG));
             }
@@ -108,12 +110,15 @@ final class NativeBuffer
         final MemorySegment at;
         try
         {
-            at = mapped ? (MemorySegment)MMAP.invokeExact(MemorySegment.NULL, (long)capacity, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, -1, 0L)
+            at = mapped
+                ? (MemorySegment)MMAP.invokeExact(MemorySegment.NULL, (long)capacity, PROT_READ_WRITE,
+                    MAP_PRIVATE_ANONYMOUS, -1, 0L)
                 : (MemorySegment)ALIGNED_ALLOC.invokeExact(ALIGNMENT, (long)capacity);
         }
         catch (final Throwable t)
         {
-            throw new IllegalStateException((mapped ? "mmap" : "aligned_alloc") + " of a " + capacity + "-byte proxy buffer failed", t);
+            throw new IllegalStateException((mapped ? "mmap" : "aligned_alloc") + " of a " + capacity
+                + "-byte proxy buffer failed", t);
         }
         if (at.address() == 0 || at.address() == -1L)
         {
