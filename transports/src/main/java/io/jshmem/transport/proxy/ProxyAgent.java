@@ -531,32 +531,9 @@ final class ProxyAgent implements Agent
         {
             for (int i = 0; i < READS_PER_PEER; i++)
             {
-                if (c.directLeft > 0)
-                {
-                    // a put's payload, from the socket into the heap
-                    final int want = c.directLeft;
-                    final int n = c.channel.read(applier.directTarget(c));
-                    if (n < 0)
-                    {
-                        lost(c, "closed by the peer", null);
-                        return work;
-                    }
-                    if (n == 0)
-                    {
-                        break;
-                    }
-                    work++;
-                    c.lastReceivedNs = now;
-                    c.lastActiveNs = now;
-                    applier.directRead(c, n);
-                    if (n < want)
-                    {
-                        break; // the socket had no more
-                    }
-                    continue;
-                }
-                final int room = c.rx.remaining();
-                final int n = c.channel.read(c.rx);
+                final boolean direct = c.directLeft > 0; // a put's payload, from the socket into the heap
+                final int room = direct ? c.directLeft : c.rx.remaining();
+                final int n = c.channel.read(direct ? applier.directTarget(c) : c.rx);
                 if (ProxyTrace.ON)
                 {
                     trace.count(n > 0 ? ProxyTrace.READ_DATA : ProxyTrace.READ_EMPTY);
@@ -574,6 +551,15 @@ final class ProxyAgent implements Agent
                 work++;
                 c.lastReceivedNs = now;
                 c.lastActiveNs = now;
+                if (direct)
+                {
+                    applier.directRead(c, n);
+                    if (n < room)
+                    {
+                        break; // the socket had no more
+                    }
+                    continue;
+                }
                 applier.parse(c, n == room);
                 if (c.dead)
                 {
