@@ -53,6 +53,8 @@ final class PeerConnection
      * progress), and the signal a put-with-signal sets once they are in.
      */
     int directType;
+    /** The scattering read's targets while a put is read into the heap: the heap's bytes, then {@link #rx}. */
+    final ByteBuffer[] scatter = new ByteBuffer[2];
     long directOffset;
     int directLeft;
     long directSignalOffset;

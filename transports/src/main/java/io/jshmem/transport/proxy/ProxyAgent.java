@@ -531,9 +531,22 @@ final class ProxyAgent implements Agent
         {
             for (int i = 0; i < READS_PER_PEER; i++)
             {
-                final boolean direct = c.directLeft > 0; // a put's payload, from the socket into the heap
-                final int room = direct ? c.directLeft : c.rx.remaining();
-                final int n = c.channel.read(direct ? applier.directTarget(c) : c.rx);
+                // a put's payload from the socket into the heap, and in the same system call what follows it into the
+                // (then empty) receive buffer; or the receive buffer alone
+                final boolean direct = c.directLeft > 0;
+                final int room = c.rx.remaining() + (direct ? c.directLeft : 0);
+                final int n;
+                if (direct)
+                {
+                    c.scatter[0] = applier.directTarget(c);
+                    c.scatter[1] = c.rx;
+                    n = (int)c.channel.read(c.scatter);
+                    c.scatter[0] = null;
+                }
+                else
+                {
+                    n = c.channel.read(c.rx);
+                }
                 if (ProxyTrace.ON)
                 {
                     trace.count(n > 0 ? ProxyTrace.READ_DATA : ProxyTrace.READ_EMPTY);
@@ -553,7 +566,17 @@ final class ProxyAgent implements Agent
                 c.lastActiveNs = now;
                 if (direct)
                 {
-                    applier.directRead(c, n);
+                    final int intoHeap = Math.min(n, c.directLeft);
+                    applier.directRead(c, intoHeap);
+                    if (n > intoHeap)
+                    {
+                        // the frames after the put: no growing for a full buffer, so large puts keep coming the direct way
+                        applier.parse(c, false);
+                        if (c.dead)
+                        {
+                            return work;
+                        }
+                    }
                     if (n < room)
                     {
                         break; // the socket had no more
