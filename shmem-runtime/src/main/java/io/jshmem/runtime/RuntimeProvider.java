@@ -28,6 +28,10 @@ public final class RuntimeProvider implements ShmemProvider
 
     private static Shmem start(final boolean processWide, final ShmemConfig config, final ThreadLevel requested, final int generation)
     {
+        if (processWide)
+        {
+            ShmemRuntime.refuseInitAfterFailure(generation);
+        }
         final InitClock clock = new InitClock();
         final RuntimeSettings settings = RuntimeSettings.resolve(config); // a bad value fails here, naming its variable, before any socket opens
         clock.mark(InitClock.OPTIONS);

@@ -67,6 +67,14 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
     private final int me;
     private final int n;
     private volatile boolean finalized;
+    /** True for the PE {@link Shmem#init()} returns (the process's), false for an independent one. */
+    private final boolean processWide;
+    /**
+     * Why the job of this process's last PE failed, or null. OpenSHMEM 1.6 lets a process initialize again after its
+     * finalize, but a failed job does not start again: the root refuses the PEs it knows of, and this refuses this
+     * process's next init too, where that init's root (PE 0 hosts one per init) never saw the failure.
+     */
+    private static volatile String processJobFailure;
     /** SHMEM_STATS counters, null when the option is off: every counting site checks for null and does nothing. */
     private final PeStats stats;
     /** {@link #initPhaseNanos()}: set once at the end of {@link #start}, before the PE is handed out. */
@@ -76,6 +84,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         final HeapFile heapFile, final TransportSet transports, final WaitIdle waitIdle, final boolean jobSharesCores)
     {
         super(processWide);
+        this.processWide = processWide;
         this.config = settings.config();
         this.threadLevel = requested;
         this.bootstrap = bootstrap;
@@ -429,6 +438,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         finally
         {
             finalized = true;
+            recordJobFailure(failure != null ? failure : bootstrap.failure());
             rma.finalized();
             releaseObjects();
             closeQuietly(transports);
@@ -438,6 +448,32 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
         if (failure != null)
         {
             throw failure;
+        }
+    }
+
+    /** Remembers, for the process's PE, that its job failed ({@link #refuseInitAfterFailure}); null: it did not. */
+    private void recordJobFailure(final RuntimeException failure)
+    {
+        if (processWide && failure != null && processJobFailure == null)
+        {
+            final String why = failure.getMessage();
+            processJobFailure = why != null && why.startsWith(prefix) ? why.substring(prefix.length()) : String.valueOf(why);
+        }
+    }
+
+    /**
+     * Refuses an init of the process's PE after the one before it ended in a failed job.
+     *
+     * @param generation which init of the process this is (1 for the first).
+     * @throws ShmemInitException naming the earlier failure.
+     */
+    static void refuseInitAfterFailure(final int generation)
+    {
+        final String why = processJobFailure;
+        if (generation > 1 && why != null)
+        {
+            throw new ShmemInitException("jshmem: init " + generation + " of this process refused: the job failed during its"
+                + " previous init (" + why + "), and a failed job does not start again");
         }
     }
 
@@ -463,6 +499,7 @@ final class ShmemRuntime extends Shmem implements SymmetricSpace
             return;
         }
         finalized = true;
+        recordJobFailure(why);
         rma.finalized();
         bootstrap.reportFailure(why);
         releaseObjects();
