@@ -130,9 +130,8 @@ final class FrameApplier
         final long offset = s.get(Frames.I64, pos + 8);
         if (type == Frames.PUT)
         {
-            if (!inHeap(offset, payload))
+            if (!checkPut(c, offset, payload))
             {
-                agent.corrupt(c, "PUT offset=" + offset + " bytes=" + payload + " outside the heap of " + heapSize);
                 return true;
             }
         }
@@ -140,11 +139,8 @@ final class FrameApplier
         {
             final long sigOffset = s.get(Frames.I64, pos + 16);
             final int op = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 1);
-            if (!inHeap(offset, payload) || !inHeap(sigOffset, 8) || (sigOffset & 7) != 0 || op < 0
-                || op >= SIGNAL_OPS.length)
+            if (!checkPutSignal(c, offset, payload, sigOffset, op))
             {
-                agent.corrupt(c, "PUT_SIGNAL offset=" + offset + " bytes=" + payload + " signal offset=" + sigOffset
-                    + " op=" + op);
                 return true;
             }
             c.directSignalOffset = sigOffset;
@@ -179,10 +175,35 @@ final class FrameApplier
         }
         if (c.directType == Frames.PUT_SIGNAL)
         {
-            VarHandle.fullFence(); // data, then the signal that announces it
-            HeapAtomics.signal(heap, c.directSignalOffset, c.directSignal, SIGNAL_OPS[c.directSignalOp]);
-            signalled = true;
+            signalAfterData(c, c.directSignalOffset, c.directSignal, c.directSignalOp, true);
+            return;
         }
+        c.applied++;
+    }
+
+    /** @return whether a put of {@code payload} bytes at {@code offset} fits the heap; else the peer is lost. */
+    private boolean checkPut(final PeerConnection c, final long offset, final int payload)
+    {
+        return inHeap(offset, payload)
+            || agent.corrupt(c, "PUT offset=" + offset + " bytes=" + payload + " outside the heap of " + heapSize);
+    }
+
+    /** @return whether a put-with-signal's data and signal word fit the heap and its op exists; else the peer is lost. */
+    private boolean checkPutSignal(final PeerConnection c, final long offset, final int payload, final long sigOffset, final int op)
+    {
+        return inHeap(offset, payload) && inHeap(sigOffset, 8) && (sigOffset & 7) == 0 && op >= 0 && op < SIGNAL_OPS.length
+            || agent.corrupt(c, "PUT_SIGNAL offset=" + offset + " bytes=" + payload + " signal offset=" + sigOffset + " op=" + op);
+    }
+
+    /** Applies a put-with-signal's signal once its data is in (a full fence first where there was data); counts the request. */
+    private void signalAfterData(final PeerConnection c, final long sigOffset, final long signal, final int op, final boolean data)
+    {
+        if (data)
+        {
+            VarHandle.fullFence(); // data, then the signal that announces it
+        }
+        HeapAtomics.signal(heap, sigOffset, signal, SIGNAL_OPS[op]);
+        signalled = true;
         c.applied++;
     }
 
@@ -198,9 +219,9 @@ final class FrameApplier
         {
             case Frames.PUT ->
             {
-                if (!inHeap(offset, payload))
+                if (!checkPut(c, offset, payload))
                 {
-                    return agent.corrupt(c, "PUT offset=" + offset + " bytes=" + payload + " outside the heap of " + heapSize);
+                    return false;
                 }
                 VarHandle.releaseFence(); // earlier requests' stores before this one's
                 MemorySegment.copy(s, pos + Frames.HEADER, heap, offset, payload);
@@ -209,21 +230,17 @@ final class FrameApplier
             case Frames.PUT_SIGNAL ->
             {
                 final long sigOffset = s.get(Frames.I64, pos + 16);
-                final long signal = s.get(Frames.I64, pos + 24);
                 final int op = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 1);
-                if (!inHeap(offset, payload) || !inHeap(sigOffset, 8) || (sigOffset & 7) != 0 || op < 0 || op >= SIGNAL_OPS.length)
+                if (!checkPutSignal(c, offset, payload, sigOffset, op))
                 {
-                    return agent.corrupt(c, "PUT_SIGNAL offset=" + offset + " bytes=" + payload + " signal offset=" + sigOffset + " op=" + op);
+                    return false;
                 }
                 VarHandle.releaseFence();
                 if (payload > 0)
                 {
                     MemorySegment.copy(s, pos + Frames.fixed(Frames.PUT_SIGNAL), heap, offset, payload);
-                    VarHandle.fullFence(); // data, then the signal that announces it
                 }
-                HeapAtomics.signal(heap, sigOffset, signal, SIGNAL_OPS[op]);
-                signalled = true;
-                c.applied++;
+                signalAfterData(c, sigOffset, s.get(Frames.I64, pos + 24), op, payload > 0);
             }
             case Frames.GET ->
             {
