@@ -80,6 +80,8 @@ final class PeerConnection
     /** Last bytes either way (buffers shrink after a quiet spell). */
     long lastActiveNs;
     boolean dead;
+    /** In the agent's list of connections with bytes to send ({@code ProxyAgent.queueSend}): a duty cycle flushes those only. */
+    boolean sendQueued;
     /** {@link ProxyTrace} only: a blocking request's post time until written; the write; the last read with data; a served request's read. */
     long tracePostNs;
     long traceWrittenNs;

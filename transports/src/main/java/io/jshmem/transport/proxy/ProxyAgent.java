@@ -80,6 +80,16 @@ final class ProxyAgent implements Agent
     private final Connector connector;
     /** Open connections, both directions (copy-on-write: they change only when one opens or is lost). */
     private PeerConnection[] live = new PeerConnection[0];
+    /**
+     * Open connections with bytes to send, dialed ones (this PE's requests) and accepted ones (replies, ACKs) apart:
+     * a duty cycle flushes these, not every live connection, so its cost does not grow with the peers a PE has
+     * talked to (ISx's exchange leaves 2(N-1) live connections per PE). A connection joins where bytes are appended
+     * to its send buffer ({@link #onCommand}, {@link #receive}, {@link #opened}) and leaves once they are written.
+     */
+    private PeerConnection[] sendingOut = new PeerConnection[16];
+    private int sendingOutCount;
+    private PeerConnection[] sendingIn = new PeerConnection[16];
+    private int sendingInCount;
     private final long window;
     private final long peerTimeoutNs;
     /** The timer tick while this PE waits on peers or connects; an idle PE wakes once a second. */
@@ -282,25 +292,76 @@ final class ProxyAgent implements Agent
     private int sendAndFlush()
     {
         int work = ring.read(onCommand, RING_BATCH);
-        final PeerConnection[] cs = live;
-        boolean left = false;
-        for (final PeerConnection c : cs)
+        work += flushQueued(false); // this PE's requests first: a peer may wait on them
+        final boolean outLeft = sendingOutCount > 0;
+        work += flushQueued(true); // then replies and ACKs (a caller's receive may have left ACKs here)
+        unsentLeft = outLeft || sendingInCount > 0;
+        return work;
+    }
+
+    /** Puts {@code c} in the list of connections with bytes to send, if it has some and is not there yet. */
+    private void queueSend(final PeerConnection c)
+    {
+        if (c.sendQueued || c.unsent() == 0 || c.dead)
         {
-            if (!c.inbound && !c.dead && c.unsent() > 0)
+            return;
+        }
+        c.sendQueued = true;
+        if (c.inbound)
+        {
+            if (sendingInCount == sendingIn.length)
             {
-                work += flush(c) > 0 ? 1 : 0; // this PE's requests first: a peer may wait on them
-                left |= c.unsent() > 0;
+                sendingIn = java.util.Arrays.copyOf(sendingIn, sendingInCount * 2);
+            }
+            sendingIn[sendingInCount++] = c;
+        }
+        else
+        {
+            if (sendingOutCount == sendingOut.length)
+            {
+                sendingOut = java.util.Arrays.copyOf(sendingOut, sendingOutCount * 2);
+            }
+            sendingOut[sendingOutCount++] = c;
+        }
+    }
+
+    /**
+     * Flushes the queued connections of one direction; those whose bytes the socket did not all take stay queued, the
+     * others (and dead ones, and dials still connecting, which {@link #opened} queues again) leave the list.
+     *
+     * @return connections that wrote something.
+     */
+    private int flushQueued(final boolean inbound)
+    {
+        final PeerConnection[] q = inbound ? sendingIn : sendingOut;
+        final int count = inbound ? sendingInCount : sendingOutCount;
+        int work = 0;
+        int kept = 0;
+        for (int i = 0; i < count; i++)
+        {
+            final PeerConnection c = q[i];
+            if (!c.dead && !c.connecting && c.unsent() > 0)
+            {
+                work += flush(c) > 0 ? 1 : 0;
+            }
+            if (!c.dead && !c.connecting && c.unsent() > 0)
+            {
+                q[kept++] = c;
+            }
+            else
+            {
+                c.sendQueued = false;
             }
         }
-        for (final PeerConnection c : cs)
+        java.util.Arrays.fill(q, kept, count, null);
+        if (inbound)
         {
-            if (c.inbound && !c.dead && c.unsent() > 0)
-            {
-                work += flush(c) > 0 ? 1 : 0; // then replies and ACKs (a caller's receive may have left ACKs here)
-                left |= c.unsent() > 0;
-            }
+            sendingInCount = kept;
         }
-        unsentLeft = left;
+        else
+        {
+            sendingOutCount = kept;
+        }
         return work;
     }
 
@@ -417,6 +478,7 @@ final class ProxyAgent implements Agent
         if (c.unsent() > 0)
         {
             flush(c); // the commands queued while it connected
+            queueSend(c);
         }
     }
 
@@ -501,6 +563,7 @@ final class ProxyAgent implements Agent
         final int at = c.tx.position();
         MemorySegment.copy(buf, frame, c.txSegment, at, frameBytes);
         c.tx.position(at + frameBytes);
+        queueSend(c);
         c.pushRequest(ctx, cost, now);
         if (ProxyTrace.ON && cost > frameBytes && c.tracePostNs == 0)
         {
@@ -622,6 +685,7 @@ final class ProxyAgent implements Agent
                 // also runs the peer's TCP receive path)
                 ackDeferred = true;
             }
+            queueSend(c);
         }
         return work;
     }
@@ -841,6 +905,10 @@ final class ProxyAgent implements Agent
         {
             stopped = true;
             live = new PeerConnection[0];
+            java.util.Arrays.fill(sendingOut, null);
+            java.util.Arrays.fill(sendingIn, null);
+            sendingOutCount = 0;
+            sendingInCount = 0;
             connector.close();
         }
         finally
