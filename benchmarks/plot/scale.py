@@ -2,7 +2,8 @@
 """Tables and log-log charts of benchmarks/scale: what a job costs as its PE count N grows, per side.
 
 Reads the raw folder benchmarks/scale wrote: one sub-folder per job (<side>-<N>) holding job.txt (key=value
-lines the script wrote: side, npes, hosts, rc, status, launch_to_exit_ms, reported, error) and pes/pe-<rank>.txt
+lines the script wrote: side, npes, hosts, rc, status, launch_to_exit_ms, reported, the machine's used memory before the
+job and at its peak (mem_before_mb, mem_peak_mb), error) and pes/pe-<rank>.txt
 (key=value words ScaleBench or shmem_scale wrote: a line before finalize, a line after it). Per job it takes the
 slowest PE for times and latencies (max over PEs), the mean and max over PEs for memory, the max for threads and
 sockets, and writes:
@@ -92,6 +93,8 @@ def aggregate(job_dir):
         "error": job.get("error", ""),
         "reported": len([p for p in pes if "pe" in p]),
         "launch_to_exit_ms": num(job.get("launch_to_exit_ms")),
+        "mem_before_mb": num(job.get("mem_before_mb")),
+        "mem_peak_mb": num(job.get("mem_peak_mb")),
         "launch_to_init_ms": mx("init_ms"),
         "launch_to_main_ms": mx("main_ms"),
         "spawn_ms": mx("spawn_ms"),
@@ -149,14 +152,15 @@ def tables(rows, cores):
     out.append("### Start-up and finalize (ms; slowest PE)")
     out.append("")
     out.append("| PEs | hosts | side | status | launch→init | launch→main | Shmem.init | " + " | ".join(PHASES) +
-               " | finalize | launch→exit s |")
-    out.append("|" + "---|" * (9 + len(PHASES)))
+               " | finalize | launch→exit s | machine memory used, GB: before → peak |")
+    out.append("|" + "---|" * (10 + len(PHASES)))
     for r in rows:
         good = ok(r)
         cells = [str(r["npes"]), str(r["hosts"]), side_name(r["side"]), status_cell(r)]
         for k in ["launch_to_init_ms", "launch_to_main_ms", "init_call_ms"] + ["ph_" + p for p in PHASES] + ["finalize_ms"]:
             cells.append(f(r[k]) if good else "–")
         cells.append(f(r["launch_to_exit_ms"] / 1000) if r["launch_to_exit_ms"] is not None else "–")
+        cells.append(mem_cell(r))
         out.append("| " + " | ".join(cells) + " |")
     out.append("")
     out.append("### Resources per PE and collectives (µs: slowest PE's mean per call)")
@@ -328,16 +332,23 @@ def size_name(b):
     return "%d B" % b
 
 
+def mem_cell(job):
+    """The machine's used memory before the job and at its peak (benchmarks/scale samples it every second), in GB."""
+    before, peak = num(job.get("mem_before_mb")), num(job.get("mem_peak_mb"))
+    return "%.1f → %.1f" % (before / 1000, peak / 1000) if before is not None and peak else "–"
+
+
 def jobs_table(jobs, sides):
-    out = ["| PEs | hosts | side | status | launch→exit s | first error line |", "|---:|---:|---|---|---:|---|"]
+    out = ["| PEs | hosts | side | status | launch→exit s | machine memory used, GB: before → peak | first error line |",
+           "|---:|---:|---|---|---:|---|---|"]
     for j in jobs:
         t = num(j.get("launch_to_exit_ms"))
         err = j.get("error", "").replace("|", "\\|")
         if len(err) > 200:
             err = err[:197] + "..."
         status = j["status"] if ok(j) else "**%s**" % j["status"]
-        out.append("| %d | %s | %s | %s | %s | %s |" % (j["npes"], j.get("hosts", "?"), side_name(j["side"]), status,
-                                                       f(t / 1000) if t else "–", err))
+        out.append("| %d | %s | %s | %s | %s | %s | %s |" % (j["npes"], j.get("hosts", "?"), side_name(j["side"]), status,
+                                                            f(t / 1000) if t else "–", mem_cell(j), err))
     return out
 
 
