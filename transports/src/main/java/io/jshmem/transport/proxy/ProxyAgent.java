@@ -86,10 +86,8 @@ final class ProxyAgent implements Agent
      * talked to (ISx's exchange leaves 2(N-1) live connections per PE). A connection joins where bytes are appended
      * to its send buffer ({@link #onCommand}, {@link #receive}, {@link #opened}) and leaves once they are written.
      */
-    private PeerConnection[] sendingOut = new PeerConnection[16];
-    private int sendingOutCount;
-    private PeerConnection[] sendingIn = new PeerConnection[16];
-    private int sendingInCount;
+    private final SendList sendingRequests = new SendList();
+    private final SendList sendingReplies = new SendList();
     private final long window;
     private final long peerTimeoutNs;
     /** The timer tick while this PE waits on peers or connects; an idle PE wakes once a second. */
@@ -292,52 +290,34 @@ final class ProxyAgent implements Agent
     private int sendAndFlush()
     {
         int work = ring.read(onCommand, RING_BATCH);
-        work += flushQueued(false); // this PE's requests first: a peer may wait on them
-        final boolean outLeft = sendingOutCount > 0;
-        work += flushQueued(true); // then replies and ACKs (a caller's receive may have left ACKs here)
-        unsentLeft = outLeft || sendingInCount > 0;
+        work += flushQueued(sendingRequests); // this PE's requests first: a peer may wait on them
+        work += flushQueued(sendingReplies); // then replies and ACKs (a caller's receive may have left ACKs here)
+        unsentLeft = sendingRequests.count > 0 || sendingReplies.count > 0;
         return work;
     }
 
-    /** Puts {@code c} in the list of connections with bytes to send, if it has some and is not there yet. */
+    /** Puts {@code c} in its direction's list of connections with bytes to send, if it has some and is not there yet. */
     private void queueSend(final PeerConnection c)
     {
-        if (c.sendQueued || c.unsent() == 0 || c.dead)
+        if (!c.sendQueued && c.unsent() > 0 && !c.dead)
         {
-            return;
-        }
-        c.sendQueued = true;
-        if (c.inbound)
-        {
-            if (sendingInCount == sendingIn.length)
-            {
-                sendingIn = java.util.Arrays.copyOf(sendingIn, sendingInCount * 2);
-            }
-            sendingIn[sendingInCount++] = c;
-        }
-        else
-        {
-            if (sendingOutCount == sendingOut.length)
-            {
-                sendingOut = java.util.Arrays.copyOf(sendingOut, sendingOutCount * 2);
-            }
-            sendingOut[sendingOutCount++] = c;
+            c.sendQueued = true;
+            (c.inbound ? sendingReplies : sendingRequests).add(c);
         }
     }
 
     /**
-     * Flushes the queued connections of one direction; those whose bytes the socket did not all take stay queued, the
-     * others (and dead ones, and dials still connecting, which {@link #opened} queues again) leave the list.
+     * Flushes the connections of one list; those whose bytes the socket did not all take stay, the others (and dead
+     * ones, and dials still connecting, which {@link #opened} queues again) leave it.
      *
      * @return connections that wrote something.
      */
-    private int flushQueued(final boolean inbound)
+    private int flushQueued(final SendList list)
     {
-        final PeerConnection[] q = inbound ? sendingIn : sendingOut;
-        final int count = inbound ? sendingInCount : sendingOutCount;
+        final PeerConnection[] q = list.connections;
         int work = 0;
         int kept = 0;
-        for (int i = 0; i < count; i++)
+        for (int i = 0; i < list.count; i++)
         {
             final PeerConnection c = q[i];
             if (!c.dead && !c.connecting && c.unsent() > 0)
@@ -353,16 +333,31 @@ final class ProxyAgent implements Agent
                 c.sendQueued = false;
             }
         }
-        java.util.Arrays.fill(q, kept, count, null);
-        if (inbound)
-        {
-            sendingInCount = kept;
-        }
-        else
-        {
-            sendingOutCount = kept;
-        }
+        java.util.Arrays.fill(q, kept, list.count, null);
+        list.count = kept;
         return work;
+    }
+
+    /** Connections of one direction with bytes to send, each once ({@link PeerConnection#sendQueued}); agent's lock. */
+    private static final class SendList
+    {
+        PeerConnection[] connections = new PeerConnection[16];
+        int count;
+
+        void add(final PeerConnection c)
+        {
+            if (count == connections.length)
+            {
+                connections = java.util.Arrays.copyOf(connections, count * 2);
+            }
+            connections[count++] = c;
+        }
+
+        void clear()
+        {
+            java.util.Arrays.fill(connections, null);
+            count = 0;
+        }
     }
 
     /** @return whether the agent thread is in a transfer (see {@link #agentBusy}): a post it must send wakes it. */
@@ -905,10 +900,8 @@ final class ProxyAgent implements Agent
         {
             stopped = true;
             live = new PeerConnection[0];
-            java.util.Arrays.fill(sendingOut, null);
-            java.util.Arrays.fill(sendingIn, null);
-            sendingOutCount = 0;
-            sendingInCount = 0;
+            sendingRequests.clear();
+            sendingReplies.clear();
             connector.close();
         }
         finally
