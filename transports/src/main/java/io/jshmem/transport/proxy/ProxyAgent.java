@@ -320,11 +320,11 @@ final class ProxyAgent implements Agent
         for (int i = 0; i < list.count; i++)
         {
             final PeerConnection c = q[i];
-            if (!c.dead && !c.connecting && c.unsent() > 0)
+            if (sendable(c))
             {
                 work += flush(c) > 0 ? 1 : 0;
             }
-            if (!c.dead && !c.connecting && c.unsent() > 0)
+            if (sendable(c)) // a flush may have written everything, or lost the peer
             {
                 q[kept++] = c;
             }
@@ -336,6 +336,11 @@ final class ProxyAgent implements Agent
         java.util.Arrays.fill(q, kept, list.count, null);
         list.count = kept;
         return work;
+    }
+
+    private static boolean sendable(final PeerConnection c)
+    {
+        return !c.dead && !c.connecting && c.unsent() > 0;
     }
 
     /** Connections of one direction with bytes to send, each once ({@link PeerConnection#sendQueued}); agent's lock. */
