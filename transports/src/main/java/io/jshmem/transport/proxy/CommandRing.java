@@ -18,12 +18,23 @@ import java.lang.invoke.VarHandle;
  * </pre>
  * A record never wraps: a producer whose record would cross the end writes a padding record to the
  * end and starts at 0.
+ * <p>
+ * A record's body starts with its stream's key (an int: the proxy's target PE). Records of one stream are
+ * consumed in the order published; a record the consumer leaves (its stream cannot take it now) holds back the
+ * later records of its stream only. The consumer looks past it, up to {@link #LOOKAHEAD} records and
+ * {@link #MAX_LEFT} streams left, and consumes the records of other streams there; each of those is retyped as
+ * padding in place, so that the head skips it once it gets there. Without this, a blocking fetch-add to one PE
+ * waited in the ring behind a large put to another PE until that PE had read it (head-of-line blocking).
  */
 final class CommandRing
 {
     static final int HEADER = 8;
     static final int PADDING = -1;
     private static final int ALIGN = 8;
+    /** Records the consumer looks at past the first one it left, in one read. */
+    static final int LOOKAHEAD = 64;
+    /** Streams left in one read before the consumer stops looking further. */
+    static final int MAX_LEFT = 8;
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
     private static final VarHandle TAIL;
     private static final VarHandle HEAD;
@@ -42,7 +53,7 @@ final class CommandRing
         }
     }
 
-    /** Consumes one record; returns false to leave it (and everything after it) for a later read. */
+    /** Consumes one record; returns false to leave it (and the later records of its stream) for a later read. */
     @FunctionalInterface
     interface Handler
     {
@@ -60,6 +71,8 @@ final class CommandRing
     @SuppressWarnings("unused")
     private long q1, q2, q3, q4, q5, q6, q7;
     private volatile long head;
+    /** Consumer only: the streams {@link #read} left a record of. */
+    private final int[] leftKeys = new int[MAX_LEFT];
 
     /** @param capacity bytes, a power of two of at least 4 KiB. */
     CommandRing(final long capacity)
@@ -98,9 +111,9 @@ final class CommandRing
      */
     long tryClaim(final int bodyLength)
     {
-        if (bodyLength < 0 || bodyLength > maxBody())
+        if (bodyLength < 4 || bodyLength > maxBody())
         {
-            throw new IllegalArgumentException("record body " + bodyLength + " exceeds " + maxBody());
+            throw new IllegalArgumentException("record body " + bodyLength + " is not within 4 (its stream's key) and " + maxBody());
         }
         final long required = align(HEADER + bodyLength);
         long t;
@@ -152,37 +165,70 @@ final class CommandRing
     }
 
     /**
-     * Reads published records in order (consumer only).
+     * Reads published records in order (consumer only), each stream's in its order; past a record left for later,
+     * the records of other streams (see the class comment).
      *
      * @return the number of records consumed.
      */
     int read(final Handler handler, final int limit)
     {
         final long h = head;
-        long consumed = 0;
+        long consumed = 0; // the run from the head that is done: the head moves past it
+        long scanned = 0;
         int records = 0;
+        int left = 0; // streams with a record left in this read; their keys in leftKeys
+        int looked = 0;
         try
         {
             // a full ring holds records on every byte: stop after one lap, where the first record (not yet
             // zeroed) would otherwise be read again
-            while (records < limit && consumed < capacity)
+            while (records < limit && scanned < capacity)
             {
-                final long index = (h + consumed) & mask;
+                final long index = (h + scanned) & mask;
                 final int length = (int)INT.getAcquire(buffer, index);
                 if (length <= 0)
                 {
                     break;
                 }
-                final int type = buffer.get(ValueLayout.JAVA_INT, index + 4);
-                if (type != PADDING)
+                scanned += align(length);
+                if (buffer.get(ValueLayout.JAVA_INT, index + 4) == PADDING)
                 {
-                    if (!handler.onRecord(type, buffer, index + HEADER, length - HEADER))
+                    if (left == 0)
+                    {
+                        consumed = scanned;
+                    }
+                    continue;
+                }
+                final int key = buffer.get(ValueLayout.JAVA_INT, index + HEADER);
+                if (left > 0)
+                {
+                    if (++looked > LOOKAHEAD)
                     {
                         break;
                     }
-                    records++;
+                    if (isLeft(key, left))
+                    {
+                        continue; // its stream has an earlier record left: it waits behind it
+                    }
                 }
-                consumed += align(length);
+                if (!handler.onRecord(buffer.get(ValueLayout.JAVA_INT, index + 4), buffer, index + HEADER, length - HEADER))
+                {
+                    if (left == MAX_LEFT)
+                    {
+                        break;
+                    }
+                    leftKeys[left++] = key;
+                    continue;
+                }
+                records++;
+                if (left == 0)
+                {
+                    consumed = scanned;
+                }
+                else
+                {
+                    buffer.set(ValueLayout.JAVA_INT, index + 4, PADDING); // consumed out of order: the head skips it later
+                }
             }
         }
         finally
@@ -201,6 +247,18 @@ final class CommandRing
             }
         }
         return records;
+    }
+
+    private boolean isLeft(final int key, final int left)
+    {
+        for (int i = 0; i < left; i++)
+        {
+            if (leftKeys[i] == key)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Frees the memory; only after the agent stopped. */

@@ -55,6 +55,7 @@ class CommandRingTest
         assertThrows(IllegalArgumentException.class, () -> new CommandRing(6144));
         assertThrows(IllegalArgumentException.class, () -> ring.tryClaim(ring.maxBody() + 1));
         assertThrows(IllegalArgumentException.class, () -> ring.tryClaim(-1));
+        assertThrows(IllegalArgumentException.class, () -> ring.tryClaim(3), "a body holds at least its stream's key");
     }
 
     @Test
@@ -115,6 +116,142 @@ class CommandRingTest
         assertEquals(0, n);
         assertFalse(ring.isEmpty());
         assertEquals(List.of(1L, 2L), drain(10));
+    }
+
+    /** A record whose body's first int (its stream's key) is {@code stream} and second int {@code seq}. */
+    private boolean offerTo(final int stream, final int seq)
+    {
+        return offer(6, (long)seq << 32 | stream, 8);
+    }
+
+    /** Reads, refusing the streams in {@code full}; @return "stream:seq" of each record consumed, in order. */
+    private List<String> drainRefusing(final java.util.Set<Integer> full)
+    {
+        final List<String> seen = new ArrayList<>();
+        ring.read((type, buffer, offset, length) ->
+        {
+            final long v = buffer.get(ValueLayout.JAVA_LONG_UNALIGNED, offset);
+            final int stream = (int)v;
+            if (full.contains(stream))
+            {
+                return false;
+            }
+            seen.add(stream + ":" + (v >>> 32));
+            return true;
+        }, 1000);
+        return seen;
+    }
+
+    @Test
+    void aRefusedStreamHoldsBackOnlyItsOwnRecords()
+    {
+        // a large put to PE 1 (three pieces), a fetch-add to PE 2, a put to PE 3, more to PE 1 and PE 2
+        assertTrue(offerTo(1, 0));
+        assertTrue(offerTo(1, 1));
+        assertTrue(offerTo(1, 2));
+        assertTrue(offerTo(2, 0));
+        assertTrue(offerTo(3, 0));
+        assertTrue(offerTo(1, 3));
+        assertTrue(offerTo(2, 1));
+        assertEquals(List.of("1:0", "2:0", "3:0", "2:1"), consumeFirstThenRefuse(), "other streams pass the refused one, each in its order");
+        assertFalse(ring.isEmpty(), "stream 1's records stay");
+        assertEquals(List.of("1:1", "1:2", "1:3"), drainRefusing(java.util.Set.of()), "stream 1 in its order; the others are not read twice");
+        assertTrue(ring.isEmpty());
+        assertTrue(offerTo(4, 0), "the space of records consumed out of order is free again");
+        assertEquals(List.of("4:0"), drainRefusing(java.util.Set.of()));
+    }
+
+    /** Consumes stream 1's first record, then refuses stream 1 (its connection is full). */
+    private List<String> consumeFirstThenRefuse()
+    {
+        final List<String> seen = new ArrayList<>();
+        final boolean[] oneTaken = {false};
+        ring.read((type, buffer, offset, length) ->
+        {
+            final long v = buffer.get(ValueLayout.JAVA_LONG_UNALIGNED, offset);
+            final int stream = (int)v;
+            if (stream == 1)
+            {
+                if (oneTaken[0])
+                {
+                    return false;
+                }
+                oneTaken[0] = true;
+            }
+            seen.add(stream + ":" + (v >>> 32));
+            return true;
+        }, 1000);
+        return seen;
+    }
+
+    @Test
+    void theConsumerLooksOnlySoFarPastARefusedRecord()
+    {
+        assertTrue(offerTo(1, 0));
+        for (int i = 0; i < CommandRing.LOOKAHEAD; i++)
+        {
+            assertTrue(offerTo(1, i + 1));
+        }
+        assertTrue(offerTo(2, 0));
+        assertEquals(List.of(), drainRefusing(java.util.Set.of(1)), "stream 2 lies past the lookahead");
+        final List<String> rest = drainRefusing(java.util.Set.of());
+        assertEquals(CommandRing.LOOKAHEAD + 2, rest.size());
+        assertEquals("1:0", rest.get(0));
+        assertEquals("2:0", rest.get(rest.size() - 1));
+        assertTrue(ring.isEmpty());
+    }
+
+    @Test
+    void theConsumerStopsOnceTooManyStreamsAreRefused()
+    {
+        final java.util.Set<Integer> full = new java.util.HashSet<>();
+        for (int s = 1; s <= CommandRing.MAX_LEFT + 1; s++)
+        {
+            assertTrue(offerTo(s, 0));
+            full.add(s);
+        }
+        assertTrue(offerTo(100, 0));
+        assertEquals(List.of(), drainRefusing(full), "past MAX_LEFT refused streams the read stops");
+        full.remove(CommandRing.MAX_LEFT + 1);
+        assertEquals(List.of((CommandRing.MAX_LEFT + 1) + ":0", "100:0"), drainRefusing(full),
+            "MAX_LEFT streams refused: the read goes on past them");
+        final List<String> rest = drainRefusing(java.util.Set.of());
+        assertEquals(CommandRing.MAX_LEFT, rest.size());
+        for (int s = 1; s <= CommandRing.MAX_LEFT; s++)
+        {
+            assertEquals(s + ":0", rest.get(s - 1));
+        }
+        assertTrue(ring.isEmpty());
+    }
+
+    @Test
+    void outOfOrderConsumptionSurvivesTheWrap()
+    {
+        // stream 1 refused while stream 2's records go by, many laps of a 4 KiB ring (16-byte records)
+        int seq1 = 0;
+        int read1 = 0;
+        for (int lap = 0; lap < 20; lap++)
+        {
+            assertTrue(offerTo(1, seq1++));
+            int n2 = 0;
+            while (offerTo(2, n2))
+            {
+                n2++;
+            }
+            final List<String> seen = drainRefusing(java.util.Set.of(1));
+            assertEquals(Math.min(n2, CommandRing.LOOKAHEAD), seen.size(), "lap " + lap);
+            for (int i = 0; i < seen.size(); i++)
+            {
+                assertEquals("2:" + i, seen.get(i));
+            }
+            final List<String> rest = drainRefusing(java.util.Set.of());
+            assertEquals("1:" + read1++, rest.get(0), "lap " + lap + ": stream 1 first, where it was left");
+            for (int i = 1; i < rest.size(); i++)
+            {
+                assertEquals("2:" + (seen.size() + i - 1), rest.get(i), "lap " + lap);
+            }
+            assertTrue(ring.isEmpty(), "lap " + lap);
+        }
     }
 
     @Test
