@@ -77,10 +77,26 @@ class IsxIT
     void verifiesOnTwoPlusTwoTestHosts() throws Exception
     {
         final HostJobs jobs = new HostJobs(HOSTS);
-        final HostJobs.Job job = jobs.run("--hosts", HOSTS.host(1) + ":2," + HOSTS.host(2) + ":2", "isx", Integer.toString(KEYS), "2", "-");
+        final HostJobs.Job job = jobs.run("--hosts", HOSTS.host(1) + ":2," + HOSTS.host(2) + ":2", "isx", "--trace-exchange",
+            Integer.toString(KEYS), "2", "-");
         assertEquals(0, job.status(), job.output());
         assertPassed(job.output(), 4);
         jobs.noHeapFiles(2);
+        // --trace-exchange: every PE, every round (the burn-in and 2 timed), its 3 fetch-adds in ISx's order (lines tagged by the launcher)
+        for (int pe = 0; pe < 4; pe++)
+        {
+            for (int it = 0; it < 3; it++)
+            {
+                final String head = "EXCHANGE pe " + pe + " it " + it + " start ";
+                assertTrue(job.output().lines().anyMatch(l -> l.contains(head) && l.matches(".* exchange [0-9.]+ quiet [0-9.]+ barrier [0-9.]+")),
+                    head + ":\n" + job.output());
+                for (int step = 1; step < 4; step++)
+                {
+                    final String fadd = "FADD pe " + pe + " it " + it + " step " + step + " target " + (pe + step) % 4 + " us ";
+                    assertTrue(job.output().lines().anyMatch(l -> l.contains(fadd)), fadd + ":\n" + job.output());
+                }
+            }
+        }
     }
 
     /** A key corrupted on PE 2 after the sort: PE 2 reports it, PE 0 reports the job failed, and every PE exits 1. */

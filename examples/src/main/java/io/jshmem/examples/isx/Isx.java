@@ -139,6 +139,7 @@ public final class Isx
         Timers timers = new Timers(params.iterations());
         boolean jobPassed = false;
         final int rounds = params.iterations() + IsxParams.BURN_IN;
+        final ExchangeTrace trace = params.traceExchange() ? new ExchangeTrace(me, n, rounds) : null;
         for (int i = 0; i < rounds; i++)
         {
             if (i == IsxParams.BURN_IN)
@@ -167,9 +168,23 @@ public final class Isx
 
             timers.start(Phase.ATA_KEYS);
             final List<String> refused = new ArrayList<>();
-            final long sent = exchange(shmem, receiveOffset, received, bucketed, sendOffsets, sizes, refused);
+            if (trace != null)
+            {
+                trace.start(i);
+            }
+            final long sent = exchange(shmem, receiveOffset, received, bucketed, sendOffsets, sizes, refused, trace);
+            if (trace != null)
+            {
+                trace.exchanged();
+                shmem.quiet(); // the barrier's own quiet then finds nothing: the split costs no extra message
+                trace.quieted();
+            }
             shmem.barrierAll(); // completes every PE's puts (ISx's BARRIER_ATA)
             timers.stop(Phase.ATA_KEYS);
+            if (trace != null)
+            {
+                trace.done();
+            }
             timers.count(sent);
 
             final long offset = receiveOffset.getLocal(0);
@@ -209,6 +224,10 @@ public final class Isx
             shmem.barrierAll();
         }
         report(shmem, params, layout, timers, mine, everyPe, out);
+        if (trace != null)
+        {
+            trace.print(System.err);
+        }
         if (me == 0)
         {
             out.println(verdictLine(layout, verdict, jobPassed));
@@ -220,12 +239,13 @@ public final class Isx
     /**
      * Sends each bucket to its PE: a fetch-add on the destination's receive offset reserves room, a put fills it
      * (this PE's own bucket: a fetch-add on itself and a local copy), destinations in round-robin order from this
-     * PE. A reservation past the destination's buffer is refused and noted, nothing is written.
+     * PE. A reservation past the destination's buffer is refused and noted, nothing is written. With {@code trace}
+     * (null: none) each fetch-add's time is recorded.
      *
      * @return keys sent to other PEs.
      */
     private static long exchange(final Shmem shmem, final SymmetricLongs receiveOffset, final SymmetricInts received,
-        final int[] bucketed, final int[] sendOffsets, final int[] sizes, final List<String> refused)
+        final int[] bucketed, final int[] sendOffsets, final int[] sizes, final List<String> refused, final ExchangeTrace trace)
     {
         final int me = shmem.myPe();
         final int n = shmem.nPes();
@@ -244,7 +264,12 @@ public final class Isx
         {
             final int target = (me + i) % n;
             final int size = sizes[target];
+            final long begin = trace == null ? 0 : System.nanoTime();
             final long at = shmem.atomicFetchAdd(receiveOffset, 0, size, target);
+            if (trace != null)
+            {
+                trace.fetchAdd(i, target, begin);
+            }
             if (at + size > capacity)
             {
                 refused.add(refusal(me, n, target, at, size, capacity));

@@ -16,6 +16,8 @@ import java.util.Locale;
  *                 strong: KEYS in total, ceil(KEYS / PEs) per PE; weak_iso: KEYS per PE, bucket width 8192,
  *                 keys in [0, 8192 * PEs)
  *     --inject-fault PE  corrupts one received key on PE before verification (tests the FAIL path)
+ *     --trace-exchange   after the job, each PE prints to standard error where each iteration's exchange went
+ *                        (fetch-adds, quiet, barrier; {@link ExchangeTrace}); not an ISx option
  * </pre>
  * As in ISx, two positional arguments are KEYS and LOG_FILE, three are KEYS, ITERATIONS and LOG_FILE.
  *
@@ -24,8 +26,9 @@ import java.util.Locale;
  * @param iterations  timed iterations.
  * @param logFile     the log file, or null for none.
  * @param faultPe     the PE whose received keys are corrupted before verification, or -1.
+ * @param traceExchange whether each PE prints its exchange's trace after the job ({@code --trace-exchange}).
  */
-public record IsxParams(Scaling scaling, long keys, int iterations, String logFile, int faultPe)
+public record IsxParams(Scaling scaling, long keys, int iterations, String logFile, int faultPe, boolean traceExchange)
 {
     /** ISx's default key range: keys are drawn from {@code [0, 2^28)}. */
     public static final long DEFAULT_MAX_KEY = 1L << 28;
@@ -116,6 +119,7 @@ public record IsxParams(Scaling scaling, long keys, int iterations, String logFi
     {
         Scaling scaling = Scaling.WEAK;
         int faultPe = -1;
+        boolean traceExchange = false;
         final List<String> positional = new ArrayList<>();
         for (int i = 0; i < args.length; i++)
         {
@@ -134,6 +138,10 @@ public record IsxParams(Scaling scaling, long keys, int iterations, String logFi
                 {
                     faultPe = (int)number("--inject-fault", args[++i], 0, Integer.MAX_VALUE);
                 }
+            }
+            else if (a.equals("--trace-exchange"))
+            {
+                traceExchange = true;
             }
             else if (a.startsWith("--scaling="))
             {
@@ -159,7 +167,7 @@ public record IsxParams(Scaling scaling, long keys, int iterations, String logFi
         {
             throw new IllegalArgumentException("KEYS " + keys + ": at most " + MAX_KEYS_PER_PE + " keys per PE");
         }
-        return new IsxParams(scaling, keys, iterations, log == null || log.equals("-") ? null : log, faultPe);
+        return new IsxParams(scaling, keys, iterations, log == null || log.equals("-") ? null : log, faultPe, traceExchange);
     }
 
     private static long number(final String what, final String s, final long min, final long max)
@@ -258,6 +266,8 @@ public record IsxParams(Scaling scaling, long keys, int iterations, String logFi
               --scaling   weak (default): keys in [0, 2^28), bucket width ceil(2^28 / N); strong: KEYS in total;
                           weak_iso: bucket width 8192, keys in [0, 8192 N)
               --inject-fault PE   corrupt one received key on PE before verification (tests the FAIL path)
+              --trace-exchange    after the job, every PE prints where each iteration's exchange went to stderr
+                                  (each fetch-add, the quiet, the barrier); benchmarks/plot/isx_exchange.py sums it up
               The symmetric heap is sized for the receive buffer unless SHMEM_SYMMETRIC_SIZE is set.
               The last iteration is verified on every PE; any failure makes every PE exit 1.""";
     }

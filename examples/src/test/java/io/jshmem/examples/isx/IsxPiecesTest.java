@@ -12,6 +12,7 @@ import java.util.Arrays;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -208,6 +209,8 @@ class IsxPiecesTest
         final IsxParams three = IsxParams.parse(new String[] {"1024", "5", "-"});
         assertEquals(5, three.iterations());
         assertNull(three.logFile());
+        assertFalse(three.traceExchange());
+        assertTrue(IsxParams.parse(new String[] {"--trace-exchange", "1024", "5", "-"}).traceExchange());
 
         final IsxParams.Layout strong = IsxParams.parse(new String[] {"--scaling", "strong", "10"}).layout(3);
         assertEquals(4, strong.keysPerPe());

@@ -1,0 +1,92 @@
+package io.jshmem.examples.isx;
+
+import java.io.PrintStream;
+import java.util.Locale;
+
+/**
+ * {@code isx --trace-exchange}: where each iteration's key exchange goes on this PE. Per iteration: when the exchange
+ * started (the monotonic clock, {@link System#nanoTime()}, which PEs on one machine share), the fetch-adds and puts,
+ * the quiet that completes the puts, and the barrier that waits for the other PEs; per destination, how long its
+ * fetch-add took and when it returned. Recorded in arrays during the run and printed to standard error once the job is
+ * over, so the timed phases pay two clock reads per step and nothing else. {@code benchmarks/plot/isx_exchange.py}
+ * summarises the lines of a job.
+ * <pre>
+ *   EXCHANGE pe P it I start NS exchange US quiet US barrier US
+ *   FADD pe P it I step K target T us US end NS
+ * </pre>
+ */
+final class ExchangeTrace
+{
+    private final int me;
+    private final int n;
+    private final long[] start;
+    private final long[] exchanged;
+    private final long[] quieted;
+    private final long[] done;
+    private final int[] target;
+    private final long[] faddNs;
+    private final long[] faddEnd;
+    private int iteration;
+
+    ExchangeTrace(final int me, final int n, final int rounds)
+    {
+        this.me = me;
+        this.n = n;
+        this.start = new long[rounds];
+        this.exchanged = new long[rounds];
+        this.quieted = new long[rounds];
+        this.done = new long[rounds];
+        this.target = new int[rounds * (n - 1)];
+        this.faddNs = new long[rounds * (n - 1)];
+        this.faddEnd = new long[rounds * (n - 1)];
+    }
+
+    void start(final int it)
+    {
+        iteration = it;
+        start[it] = System.nanoTime();
+    }
+
+    /** A remote reservation: the fetch-add of step {@code step} (1 to n - 1) to {@code pe} began at {@code begin} and returned now. */
+    void fetchAdd(final int step, final int pe, final long begin)
+    {
+        final long now = System.nanoTime();
+        final int at = iteration * (n - 1) + step - 1;
+        target[at] = pe;
+        faddNs[at] = now - begin;
+        faddEnd[at] = now;
+    }
+
+    void exchanged()
+    {
+        exchanged[iteration] = System.nanoTime();
+    }
+
+    void quieted()
+    {
+        quieted[iteration] = System.nanoTime();
+    }
+
+    void done()
+    {
+        done[iteration] = System.nanoTime();
+    }
+
+    void print(final PrintStream err)
+    {
+        final StringBuilder b = new StringBuilder();
+        for (int it = 0; it < start.length; it++)
+        {
+            b.append(String.format(Locale.ROOT, "EXCHANGE pe %d it %d start %d exchange %.1f quiet %.1f barrier %.1f%n", me, it, start[it],
+                (exchanged[it] - start[it]) / 1e3, (quieted[it] - exchanged[it]) / 1e3, (done[it] - quieted[it]) / 1e3));
+            for (int k = 1; k < n; k++)
+            {
+                final int at = it * (n - 1) + k - 1;
+                b.append(String.format(Locale.ROOT, "FADD pe %d it %d step %d target %d us %.1f end %d%n", me, it, k, target[at],
+                    faddNs[at] / 1e3, faddEnd[at]));
+            }
+        }
+        err.print(b);
+        err.flush();
+    }
+}
