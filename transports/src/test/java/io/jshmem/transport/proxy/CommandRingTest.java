@@ -127,12 +127,18 @@ class CommandRingTest
     /** Reads, refusing the streams in {@code full}; @return "stream:seq" of each record consumed, in order. */
     private List<String> drainRefusing(final java.util.Set<Integer> full)
     {
+        return drainRefusing(full::contains);
+    }
+
+    /** Reads, refusing a record where {@code refuse} says so for its stream; @return "stream:seq" of each record consumed. */
+    private List<String> drainRefusing(final java.util.function.IntPredicate refuse)
+    {
         final List<String> seen = new ArrayList<>();
         ring.read((type, buffer, offset, length) ->
         {
             final long v = buffer.get(ValueLayout.JAVA_LONG_UNALIGNED, offset);
             final int stream = (int)v;
-            if (full.contains(stream))
+            if (refuse.test(stream))
             {
                 return false;
             }
@@ -164,24 +170,8 @@ class CommandRingTest
     /** Consumes stream 1's first record, then refuses stream 1 (its connection is full). */
     private List<String> consumeFirstThenRefuse()
     {
-        final List<String> seen = new ArrayList<>();
-        final boolean[] oneTaken = {false};
-        ring.read((type, buffer, offset, length) ->
-        {
-            final long v = buffer.get(ValueLayout.JAVA_LONG_UNALIGNED, offset);
-            final int stream = (int)v;
-            if (stream == 1)
-            {
-                if (oneTaken[0])
-                {
-                    return false;
-                }
-                oneTaken[0] = true;
-            }
-            seen.add(stream + ":" + (v >>> 32));
-            return true;
-        }, 1000);
-        return seen;
+        final int[] ones = {0};
+        return drainRefusing(stream -> stream == 1 && ones[0]++ > 0);
     }
 
     @Test
