@@ -6,8 +6,9 @@ Usage: benchmarks/plot/isx_exchange.py [--per-host P] ERR_FILE...
              EXCHANGE and FADD lines of every PE of one job
   --per-host PEs per test host, block-wise (default 8): a fetch-add is remote when its target is on another host
 
-Prints a row per iteration (medians over the PEs, ms): the fetch-adds and puts, the quiet, the barrier after it, the
-spread of the PEs' start of the exchange, a remote and a local fetch-add, and the PE's remote fetch-adds summed; then,
+Prints a row per iteration (medians over the PEs, ms): the spread of the PEs' leaving the iteration's first barrier,
+the local phases after it (to the exchange), the spread of the PEs' start of the exchange, the fetch-adds and puts, the
+quiet, the barrier after it, a remote and a local fetch-add, and the PE's remote fetch-adds summed; then,
 over the second half of the iterations, the remote fetch-add's median by step (1: the next PE) and the time between a
 fetch-add's return and the next one's start (the put, and the loop) after a remote and after a local fetch-add.
 """
@@ -39,7 +40,8 @@ def report(path, per_host):
     for line in open(path, errors='replace'):
         p = line.split()
         if line.startswith('EXCHANGE '):
-            exch[(int(p[2]), int(p[4]))] = (int(p[6]), float(p[8]), float(p[10]), float(p[12]))
+            # 'began' came later (2026-11-28): a trace without it leaves those two columns empty
+            exch[(int(p[2]), int(p[4]))] = (int(p[6]), float(p[8]), float(p[10]), float(p[12]), int(p[14]) if len(p) > 14 else None)
         elif line.startswith('FADD '):
             fadd[(int(p[2]), int(p[4]))].append((int(p[6]), int(p[8]), float(p[10]), int(p[12])))
     if not exch:
@@ -47,8 +49,9 @@ def report(path, per_host):
     pes = sorted({pe for pe, _ in exch})
     its = sorted({it for _, it in exch})
     print(f'## {path}: {len(pes)} PEs, {len(its)} iterations (0: the burn-in), {per_host} PEs per host')
-    print('| it | fetch-adds and puts | quiet | barrier | start spread | remote fetch-add | local fetch-add | remote fetch-adds, sum |')
-    print('|---:|---:|---:|---:|---:|---:|---:|---:|')
+    print('| it | first barrier left, spread | local phases | exchange start, spread | fetch-adds and puts | quiet | barrier | '
+          'remote fetch-add | local fetch-add | remote fetch-adds, sum |')
+    print('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
     remote = lambda pe, t: t // per_host != pe // per_host
     for it in its:
         rows = [exch[(pe, it)] for pe in pes if (pe, it) in exch]
@@ -59,8 +62,10 @@ def report(path, per_host):
             loc += [us for (_, t, us, _) in fadd[(pe, it)] if not remote(pe, t)]
             sums.append(sum(r))
         med = lambda v: f'{st.median(v) / 1e3:.2f}' if v else '–'
-        print(f'| {it} | {med([r[1] for r in rows])} | {med([r[2] for r in rows])} | {med([r[3] for r in rows])} | '
-              f'{(max(r[0] for r in rows) - min(r[0] for r in rows)) / 1e6:.2f} | {med(rem)} | {med(loc)} | {med(sums)} |')
+        spread = lambda i: f'{(max(r[i] for r in rows) - min(r[i] for r in rows)) / 1e6:.2f}' if rows[0][i] is not None else '–'
+        local = med([(r[0] - r[4]) / 1e3 for r in rows]) if rows[0][4] is not None else '–'
+        print(f'| {it} | {spread(4)} | {local} | {spread(0)} | {med([r[1] for r in rows])} | '
+              f'{med([r[2] for r in rows])} | {med([r[3] for r in rows])} | {med(rem)} | {med(loc)} | {med(sums)} |')
     late = [it for it in its if it >= (len(its) + 1) // 2]
     by_step = collections.defaultdict(list)
     gap_remote, gap_local = [], []

@@ -6,12 +6,13 @@ import java.util.Locale;
 /**
  * {@code isx --trace-exchange}: where each iteration's key exchange goes on this PE. Per iteration: when the exchange
  * started (the monotonic clock, {@link System#nanoTime()}, which PEs on one machine share), the fetch-adds and puts,
- * the quiet that completes the puts, and the barrier that waits for the other PEs; per destination, how long its
+ * the quiet that completes the puts, the barrier that waits for the other PEs, and when the iteration began (its first
+ * barrier returned: the local phases run between the two); per destination, how long its
  * fetch-add took and when it returned. Recorded in arrays during the run and printed to standard error once the job is
  * over, so the timed phases pay two clock reads per step and nothing else. {@code benchmarks/plot/isx_exchange.py}
  * summarises the lines of a job.
  * <pre>
- *   EXCHANGE pe P it I start NS exchange US quiet US barrier US
+ *   EXCHANGE pe P it I start NS exchange US quiet US barrier US began NS
  *   FADD pe P it I step K target T us US end NS
  * </pre>
  */
@@ -19,6 +20,7 @@ final class ExchangeTrace
 {
     private final int me;
     private final int n;
+    private final long[] began;
     private final long[] start;
     private final long[] exchanged;
     private final long[] quieted;
@@ -32,6 +34,7 @@ final class ExchangeTrace
     {
         this.me = me;
         this.n = n;
+        this.began = new long[rounds];
         this.start = new long[rounds];
         this.exchanged = new long[rounds];
         this.quieted = new long[rounds];
@@ -41,10 +44,16 @@ final class ExchangeTrace
         this.faddEnd = new long[rounds * (n - 1)];
     }
 
-    void start(final int it)
+    /** Iteration {@code it}'s first barrier returned. */
+    void began(final int it)
     {
         iteration = it;
-        start[it] = System.nanoTime();
+        began[it] = System.nanoTime();
+    }
+
+    void start()
+    {
+        start[iteration] = System.nanoTime();
     }
 
     /** A remote reservation: the fetch-add of step {@code step} (1 to n - 1) to {@code pe} began at {@code begin} and returned now. */
@@ -77,8 +86,9 @@ final class ExchangeTrace
         final StringBuilder b = new StringBuilder();
         for (int it = 0; it < start.length; it++)
         {
-            b.append(String.format(Locale.ROOT, "EXCHANGE pe %d it %d start %d exchange %.1f quiet %.1f barrier %.1f%n", me, it, start[it],
-                (exchanged[it] - start[it]) / 1e3, (quieted[it] - exchanged[it]) / 1e3, (done[it] - quieted[it]) / 1e3));
+            b.append(String.format(Locale.ROOT, "EXCHANGE pe %d it %d start %d exchange %.1f quiet %.1f barrier %.1f began %d%n", me, it,
+                start[it], (exchanged[it] - start[it]) / 1e3, (quieted[it] - exchanged[it]) / 1e3, (done[it] - quieted[it]) / 1e3,
+                began[it]));
             for (int k = 1; k < n; k++)
             {
                 final int at = it * (n - 1) + k - 1;

@@ -147,6 +147,10 @@ public final class Isx
                 timers = new Timers(params.iterations());
             }
             shmem.barrierAll();
+            if (trace != null)
+            {
+                trace.began(i);
+            }
             timers.start(Phase.TOTAL);
 
             timers.start(Phase.MAKE_INPUT);
@@ -170,7 +174,7 @@ public final class Isx
             final List<String> refused = new ArrayList<>();
             if (trace != null)
             {
-                trace.start(i);
+                trace.start();
             }
             final long sent = exchange(shmem, receiveOffset, received, bucketed, sendOffsets, sizes, refused, trace);
             if (trace != null)
