@@ -48,7 +48,7 @@ def report(path, per_host):
         sys.exit(f'{path}: no EXCHANGE lines (was isx run with --trace-exchange?)')
     pes = sorted({pe for pe, _ in exch})
     its = sorted({it for _, it in exch})
-    print(f'## {path}: {len(pes)} PEs, {len(its)} iterations (0: the burn-in), {per_host} PEs per host')
+    print(f'### {path}: {len(pes)} PEs, {len(its)} iterations (0: the burn-in), {per_host} PEs per host\n')
     print('| it | first barrier left, spread | local phases | exchange start, spread | fetch-adds and puts | quiet | barrier | '
           'remote fetch-add | local fetch-add | remote fetch-adds, sum |')
     print('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
