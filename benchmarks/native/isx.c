@@ -4,7 +4,7 @@
  * the same arguments, sizes, keys, steps, timers, verification and printed rows, so benchmarks/compare-isx can
  * put them side by side (and a run of ParRes ISx with the same arguments is comparable).
  *
- *   oshrun -np N target/isx [--scaling weak|strong|weak_iso] [--inject-fault PE] [KEYS [[ITERATIONS] LOG_FILE]]
+ *   oshrun -np N target/isx [--scaling weak|strong|weak_iso] [--inject-fault PE] [--trace-exchange] [KEYS [[ITERATIONS] LOG_FILE]]
  *
  * KEYS: keys per PE (strong: in total), default 2^27; ITERATIONS: timed iterations after one burn-in, default 1;
  * LOG_FILE: ISx's tab-separated log, appended ('-' or absent: none). Keys are uniform in [0, 2^28) (weak_iso:
@@ -16,6 +16,13 @@
  * room and shmem_putmem fills it (this PE's own bucket: a fetch-add on itself and memcpy); a barrier completes
  * the puts; then the counting sort of the received keys. The last iteration is verified on every PE (keys in
  * range, counts sum to the keys received, the job kept every key); any failure makes every PE exit 1.
+ *
+ * --trace-exchange (not an ISx option; the Java example's ExchangeTrace): after the job every PE prints to stderr, per
+ * iteration, when its first barrier returned, when the exchange started (CLOCK_MONOTONIC, which System.nanoTime reads
+ * too), the fetch-adds and puts, the quiet and the barrier after them, and each remote fetch-add's time, in the Java
+ * side's lines, so that benchmarks/plot/isx_exchange.py reads both:
+ *   EXCHANGE pe P it I start NS exchange US quiet US barrier US began NS
+ *   FADD pe P it I step K target T us US end NS
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -46,7 +53,7 @@ static const char *const scaling_banner[] = {"WEAK", "STRONG", "WEAK_ISOBUCKET"}
 static int me, npes;
 static enum scaling scaling = WEAK;
 static long long keys_arg = DEFAULT_KEYS;
-static int iterations = 1, fault_pe = -1;
+static int iterations = 1, fault_pe = -1, trace_exchange;
 static const char *log_file;
 static int keys_per_pe, max_key, bucket_width, capacity;
 
@@ -120,7 +127,7 @@ static void timer_stop(int p)
 static void usage_exit(const char *why)
 {
     if (me == 0)
-        fprintf(stderr, "isx: %s\nusage: oshrun -np N isx [--scaling weak|strong|weak_iso] [--inject-fault PE] [KEYS [[ITERATIONS] LOG_FILE]]\n", why);
+        fprintf(stderr, "isx: %s\nusage: oshrun -np N isx [--scaling weak|strong|weak_iso] [--inject-fault PE] [--trace-exchange] [KEYS [[ITERATIONS] LOG_FILE]]\n", why);
     shmem_finalize();
     exit(2);
 }
@@ -152,6 +159,8 @@ static void parse(int argc, char **argv)
         } else if (strcmp(a, "--inject-fault") == 0) {
             if (i + 1 == argc) usage_exit("--inject-fault needs a PE");
             fault_pe = (int)whole("--inject-fault", argv[++i], 0, npes - 1);
+        } else if (strcmp(a, "--trace-exchange") == 0) {
+            trace_exchange = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             usage_exit("unknown option");
         } else {
@@ -175,6 +184,32 @@ static void parse(int argc, char **argv)
     capacity = (int)(cap > 2147483647LL - 8 ? 2147483647LL - 8 : cap);
 }
 
+/* ---- --trace-exchange: recorded during the run, printed after it ---- */
+static long long *tr_iter; /* per iteration: began, start, exchanged, quieted, done (ns) */
+static long long *tr_fadd; /* per iteration and step 1..npes-1: target, ns taken, end (ns) */
+static int tr_it;
+
+static long long now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void trace_print(void)
+{
+    for (int it = 0; it < iterations + BURN_IN; it++) {
+        const long long *r = &tr_iter[5 * it];
+        fprintf(stderr, "EXCHANGE pe %d it %d start %lld exchange %.1f quiet %.1f barrier %.1f began %lld\n", me, it, r[1],
+            (r[2] - r[1]) / 1e3, (r[3] - r[2]) / 1e3, (r[4] - r[3]) / 1e3, r[0]);
+        for (int k = 1; k < npes; k++) {
+            const long long *f = &tr_fadd[3 * ((long long)it * (npes - 1) + k - 1)];
+            fprintf(stderr, "FADD pe %d it %d step %d target %lld us %.1f end %lld\n", me, it, k, f[0], f[1] / 1e3, f[2]);
+        }
+    }
+    fflush(stderr);
+}
+
 /* ---- the exchange: fetch-add reserves room on the destination, putmem fills it ---- */
 static long long exchange(const int *bucketed, const int *send_offsets, const int *sizes, int *refused)
 {
@@ -187,7 +222,14 @@ static long long exchange(const int *bucketed, const int *send_offsets, const in
     for (int i = 1; i < npes; i++) {
         int target = (me + i) % npes;
         int size = sizes[target];
+        long long begin = trace_exchange ? now_ns() : 0;
         long long at = shmem_longlong_atomic_fetch_add(&receive_offset, size, target);
+        if (trace_exchange) {
+            long long *f = &tr_fadd[3 * ((long long)tr_it * (npes - 1) + i - 1)];
+            f[2] = now_ns();
+            f[0] = target;
+            f[1] = f[2] - begin;
+        }
         if (at + size > capacity) {
             fprintf(stderr, "[pe %d/%d] bucket for PE %d not sent: offset %lld + %d keys > receive buffer %d\n", me, npes, target,
                 at, size, capacity);
@@ -290,6 +332,14 @@ int main(int argc, char **argv)
         shmem_global_exit(1);
     }
     for (int p = 0; p < NPHASES; p++) seconds[p] = malloc((size_t)iterations * sizeof(double));
+    if (trace_exchange) {
+        tr_iter = calloc((size_t)(iterations + BURN_IN) * 5, sizeof(long long));
+        tr_fadd = calloc((size_t)(iterations + BURN_IN) * (size_t)(npes > 1 ? npes - 1 : 1) * 3, sizeof(long long));
+        if (!tr_iter || !tr_fadd) {
+            fprintf(stderr, "[pe %d/%d] isx: out of memory for the exchange trace\n", me, npes);
+            shmem_global_exit(1);
+        }
+    }
     sent_keys = malloc((size_t)iterations * sizeof(long long));
     if (me == 0) {
         printf("ISx v%s (C, OpenSHMEM)\n  Number of Keys per PE: %d\n  Max Key Value: %d\n  Bucket Width: %d\n"
@@ -313,6 +363,10 @@ int main(int argc, char **argv)
     for (int it = 0; it < iterations + BURN_IN; it++) {
         if (it == BURN_IN) timers_reset();
         shmem_barrier_all();
+        if (trace_exchange) {
+            tr_it = it;
+            tr_iter[5 * it] = now_ns();
+        }
         timer_start(T_TOTAL);
 
         timer_start(T_MAKE_INPUT);
@@ -346,9 +400,16 @@ int main(int argc, char **argv)
 
         timer_start(T_ATA_KEYS);
         int refused = 0;
+        if (trace_exchange) tr_iter[5 * it + 1] = now_ns();
         long long sent = exchange(bucketed, send_offsets, sizes, &refused);
+        if (trace_exchange) {
+            tr_iter[5 * it + 2] = now_ns();
+            shmem_quiet(); /* the barrier's own quiet then finds nothing */
+            tr_iter[5 * it + 3] = now_ns();
+        }
         shmem_barrier_all(); /* completes every PE's puts (ISx's BARRIER_ATA) */
         timer_stop(T_ATA_KEYS);
+        if (trace_exchange) tr_iter[5 * it + 4] = now_ns();
         sent_keys[sent_laps++] = sent;
 
         long long offset = receive_offset;
@@ -408,6 +469,7 @@ int main(int argc, char **argv)
     free(bucketed);
     free(counts);
     report();
+    if (trace_exchange) trace_print();
     if (me == 0) {
         printf("ISx verification: %s on %d PEs: %lld of %lld keys after the exchange, %lld PEs failed their checks (key sum %lld)\n",
             job_passed ? "PASS" : "FAIL", npes, verdict_dst[0], (long long)keys_per_pe * npes, verdict_dst[1], verdict_dst[2]);
