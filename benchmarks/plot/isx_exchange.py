@@ -37,13 +37,20 @@ def main(argv):
 def report(path, per_host):
     exch = {}
     fadd = collections.defaultdict(list)
+    skipped = 0
     for line in open(path, errors='replace'):
         p = line.split()
-        if line.startswith('EXCHANGE '):
-            # 'began' came later (2026-11-28): a trace without it leaves those two columns empty
-            exch[(int(p[2]), int(p[4]))] = (int(p[6]), float(p[8]), float(p[10]), float(p[12]), int(p[14]) if len(p) > 14 else None)
-        elif line.startswith('FADD '):
-            fadd[(int(p[2]), int(p[4]))].append((int(p[6]), int(p[8]), float(p[10]), int(p[12])))
+        try:
+            if line.startswith('EXCHANGE '):
+                # 'began' came later (2026-11-28): a trace without it leaves those two columns empty
+                exch[(int(p[2]), int(p[4]))] = (int(p[6]), float(p[8]), float(p[10]), float(p[12]),
+                                                int(p[14]) if len(p) > 14 else None)
+            elif line.startswith('FADD '):
+                fadd[(int(p[2]), int(p[4]))].append((int(p[6]), int(p[8]), float(p[10]), int(p[12])))
+        except (ValueError, IndexError):
+            skipped += 1  # a line another process's output cut into
+    if skipped:
+        print(f'{path}: {skipped} malformed trace lines skipped', file=sys.stderr)
     if not exch:
         sys.exit(f'{path}: no EXCHANGE lines (was isx run with --trace-exchange?)')
     pes = sorted({pe for pe, _ in exch})
