@@ -188,23 +188,12 @@ static void parse(int argc, char **argv)
 static long long *tr_iter; /* per iteration: began, start, exchanged, quieted, done (ns) */
 static long long *tr_fadd; /* per iteration and step 1..npes-1: target, ns taken, end (ns) */
 static int tr_it;
-static void trace_print_mine(void);
 
 static long long now_ns(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
-/* one PE's lines; collective: PE by PE in rank order with a barrier between them (as the log), so that the launcher's
- * forwarding of many PEs' stderr does not interleave their lines */
-static void trace_print(void)
-{
-    for (int p = 0; p < npes; p++) {
-        if (p == me) trace_print_mine();
-        shmem_barrier_all();
-    }
 }
 
 static void trace_print_mine(void)
@@ -219,6 +208,16 @@ static void trace_print_mine(void)
         }
     }
     fflush(stderr);
+}
+
+/* every PE's lines, collective: PE by PE in rank order with a barrier between them (as the log), so that the launcher's
+ * forwarding of many PEs' stderr does not interleave their lines */
+static void trace_print(void)
+{
+    for (int p = 0; p < npes; p++) {
+        if (p == me) trace_print_mine();
+        shmem_barrier_all();
+    }
 }
 
 /* ---- the exchange: fetch-add reserves room on the destination, putmem fills it ---- */
