@@ -179,6 +179,18 @@ final class Choice
     static final long HIERARCHICAL_ALLTOALL_MAX_CHUNKS = 1;
 
     /**
+     * Where a machine of the job runs more PEs than it has cores, a team across nodes runs the hierarchical alltoall while
+     * its leaders send at most this many messages between nodes in all ({@code chunks × (nodes − 1)} each; at most
+     * {@link #HIERARCHICAL_ALLTOALL_MAX_CHUNKS} chunks otherwise). There linear's N − (node) messages per PE, every one
+     * a hop through a proxy thread that waits for a core, cost more than the leaders' dependent steps: on the 2-core
+     * machine (slowest PE's µs, 2 jobs each, docs/teams.md) 16 PEs on 2 test hosts took 291–332 / 1,033–1,299 against
+     * linear's 1,799–1,961 / 2,315–2,455 at 1 / 4 KiB blocks (2 / 8 chunks), and about the same at 8 KiB (16 chunks);
+     * 12 PEs on 3 hosts 1,028–1,066 against 1,422–1,551 at 4 KiB (3 chunks) and 1,462–1,875 against 1,434–1,769 at 8 KiB
+     * (6 chunks).
+     */
+    static final int HIERARCHICAL_ALLTOALL_SHARED_LEADER_MESSAGES = 8;
+
+    /**
      * Where aggregate could run, auto keeps the one-chunk hierarchical alltoall only while a leader moves at most this
      * many bytes (its group's blocks for every member): 64 PEs on 8 test hosts of the 16-core machine, µs hierarchical
      * against aggregate, 128 B blocks (64 KiB a leader) 564 / 1,017, 256 B 1,267 / 1,220, 512 B 2,488 / 1,529 (docs/teams.md).
@@ -219,7 +231,8 @@ final class Choice
      * @param blockBytes   bytes per block (per pair of members)
      * @param chunks       the number of scratch chunks the hierarchical alltoall would move the operation in
      *                     ({@link Long#MAX_VALUE} where it cannot run). On a team across nodes auto takes hierarchical
-     *                     up to {@link #HIERARCHICAL_ALLTOALL_MAX_CHUNKS} (small messages: one message per pair of
+     *                     up to {@link #HIERARCHICAL_ALLTOALL_MAX_CHUNKS} (more where cores are shared:
+     *                     {@link #hierarchicalAlltoallMaxChunks}; small messages: one message per pair of
      *                     nodes), and where aggregate could run only up to {@link #HIERARCHICAL_ALLTOALL_MAX_LEADER_BYTES}
      *                     a leader; beyond, aggregate where the nodes' members map each other, there are at least
      *                     {@link #AGGREGATE_MIN_GROUPS} nodes, every node has at least {@link #AGGREGATE_MIN_GROUP} members and a message stays within
@@ -230,6 +243,19 @@ final class Choice
      */
     static Algorithm.Alltoall alltoall(final Algorithm.Alltoall forced, final int size, final boolean twoLevel, final boolean allMapped,
         final boolean groupsMapped, final int minGroup, final int maxGroup, final int groups, final long blockBytes, final long chunks)
+    {
+        return alltoall(forced, size, twoLevel, allMapped, groupsMapped, minGroup, maxGroup, groups, blockBytes, chunks, false);
+    }
+
+    /**
+     * @param sharedCores whether a machine of the job runs more PEs than it has cores ({@link TeamHost#sharedCores()}, the
+     *                    same on every PE): the hierarchical alltoall then runs in up to
+     *                    {@link #hierarchicalAlltoallMaxChunks} chunks.
+     * @see #alltoall(Algorithm.Alltoall, int, boolean, boolean, boolean, int, int, int, long, long)
+     */
+    static Algorithm.Alltoall alltoall(final Algorithm.Alltoall forced, final int size, final boolean twoLevel, final boolean allMapped,
+        final boolean groupsMapped, final int minGroup, final int maxGroup, final int groups, final long blockBytes, final long chunks,
+        final boolean sharedCores)
     {
         if (forced == Algorithm.Alltoall.AGGREGATE && !groupsMapped)
         {
@@ -244,7 +270,7 @@ final class Choice
             final long maxMessage = minGroup >= AGGREGATE_LARGE_MIN_GROUP ? AGGREGATE_LARGE_MAX_MESSAGE_BYTES : AGGREGATE_MAX_MESSAGE_BYTES;
             final boolean aggregate = groupsMapped && groups >= AGGREGATE_MIN_GROUPS && minGroup >= AGGREGATE_MIN_GROUP &&
                 blockBytes * maxGroup <= maxMessage;
-            if (chunks <= HIERARCHICAL_ALLTOALL_MAX_CHUNKS &&
+            if (chunks <= hierarchicalAlltoallMaxChunks(groups, sharedCores) &&
                 (!aggregate || blockBytes * maxGroup * size <= HIERARCHICAL_ALLTOALL_MAX_LEADER_BYTES))
             {
                 return Algorithm.Alltoall.HIERARCHICAL;
@@ -252,6 +278,18 @@ final class Choice
             return aggregate ? Algorithm.Alltoall.AGGREGATE : Algorithm.Alltoall.LINEAR;
         }
         return oneRound(size, allMapped) ? Algorithm.Alltoall.LINEAR : Algorithm.Alltoall.PAIRWISE;
+    }
+
+    /**
+     * @return the most scratch chunks auto runs the hierarchical alltoall in across {@code groups} nodes:
+     *         {@link #HIERARCHICAL_ALLTOALL_MAX_CHUNKS}, or where cores are shared as many as keep each leader's messages
+     *         between nodes within {@link #HIERARCHICAL_ALLTOALL_SHARED_LEADER_MESSAGES} (8 chunks across 2 nodes, 4 across 3)
+     */
+    static long hierarchicalAlltoallMaxChunks(final int groups, final boolean sharedCores)
+    {
+        return sharedCores && groups >= 2 ?
+            Math.max(HIERARCHICAL_ALLTOALL_MAX_CHUNKS, HIERARCHICAL_ALLTOALL_SHARED_LEADER_MESSAGES / (groups - 1)) :
+            HIERARCHICAL_ALLTOALL_MAX_CHUNKS;
     }
 
     /**

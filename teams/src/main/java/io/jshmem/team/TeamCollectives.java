@@ -367,7 +367,8 @@ final class TeamCollectives
         final long chunk = Hierarchical.alltoallChunk(channel, hierarchy(), elementBytes);
         final long chunks = count > 0 && chunk >= 1 ? (count + chunk - 1) / chunk : Long.MAX_VALUE;
         final Algorithm.Alltoall alg = Choice.alltoall(registry.alltoallAlgorithm, size, twoLevel, (twoLevel || size > 4) && allMapped(),
-            groupsMapped(), hierarchy().minGroup(), hierarchy().maxGroup(), hierarchy().groups().length, count * elementBytes, chunks);
+            groupsMapped(), hierarchy().minGroup(), hierarchy().maxGroup(), hierarchy().groups().length, count * elementBytes, chunks,
+            registry.sharedCores);
         return alg == Algorithm.Alltoall.HIERARCHICAL && chunk < 1 ? Algorithm.Alltoall.PAIRWISE : alg;
     }
 

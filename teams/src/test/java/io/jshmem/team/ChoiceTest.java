@@ -85,6 +85,36 @@ class ChoiceTest
     }
 
     @Test
+    void whereCoresAreSharedTheHierarchicalAlltoallRunsInAsManyChunksAsKeepALeaderToEightMessages()
+    {
+        assertEquals(8, Choice.hierarchicalAlltoallMaxChunks(2, true), "2 nodes: 8 chunks, one message each");
+        assertEquals(4, Choice.hierarchicalAlltoallMaxChunks(3, true), "3 nodes: 4 chunks of 2 messages");
+        assertEquals(2, Choice.hierarchicalAlltoallMaxChunks(5, true));
+        assertEquals(Choice.HIERARCHICAL_ALLTOALL_MAX_CHUNKS, Choice.hierarchicalAlltoallMaxChunks(9, true), "never under one chunk");
+        for (final int groups : new int[] {2, 3, 8})
+        {
+            assertEquals(Choice.HIERARCHICAL_ALLTOALL_MAX_CHUNKS, Choice.hierarchicalAlltoallMaxChunks(groups, false), "a core per PE");
+        }
+        for (int size = 4; size <= 24; size++)
+        {
+            // 2 nodes of 8, members mapping each other (aggregate does not run across 2 nodes)
+            assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 2, 4096, 8,
+                true), "2 nodes, shared cores, 8 chunks: hierarchical");
+            assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 2, 8192, 16,
+                true), "2 nodes, shared cores, 16 chunks: linear");
+            assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 2, 4096, 8,
+                false), "2 nodes, a core per PE, 8 chunks: linear");
+            assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 4, 4, 3, 4096, 3,
+                true), "3 nodes, shared cores, 3 chunks: hierarchical");
+            assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 4, 4, 3, 8192, 6,
+                true), "3 nodes, shared cores, 6 chunks: linear");
+            // where aggregate runs, a leader's bytes bound the hierarchical form as before
+            assertEquals(Algorithm.Alltoall.AGGREGATE, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 8, 1024, 2,
+                true), "8 nodes, shared cores, 2 chunks: aggregate");
+        }
+    }
+
+    @Test
     void leadersGatherByDoublingOnlyForSmallResultsOfBlockwiseGroups()
     {
         final long max = Choice.LEADER_DOUBLING_MAX_BYTES;
