@@ -183,7 +183,7 @@ final class Choice
      * its leaders send at most this many messages between nodes in all ({@code chunks × (nodes − 1)} each; at most
      * {@link #HIERARCHICAL_ALLTOALL_MAX_CHUNKS} chunks otherwise). There linear's N − (node) messages per PE, every one
      * a hop through a proxy thread that waits for a core, cost more than the leaders' dependent steps: on the 2-core
-     * machine (slowest PE's µs, 2 jobs each, docs/teams.md) 16 PEs on 2 test hosts took 291–332 / 1,033–1,299 against
+     * machine (slowest PE's µs, 2–3 jobs each, docs/teams.md) 16 PEs on 2 test hosts took 291–332 / 1,033–1,299 against
      * linear's 1,799–1,961 / 2,315–2,455 at 1 / 4 KiB blocks (2 / 8 chunks), and about the same at 8 KiB (16 chunks);
      * 12 PEs on 3 hosts 1,028–1,066 against 1,422–1,551 at 4 KiB (3 chunks) and 1,462–1,875 against 1,434–1,769 at 8 KiB
      * (6 chunks).
