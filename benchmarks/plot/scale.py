@@ -287,11 +287,29 @@ def raw_lines(raw, name):
 
 
 def default_transport(raws):
+    """The transport SHMEM_TRANSPORT unset picks between hosts: (the job's, {N: another where N PEs pick another})."""
     for raw in raws:
         lines = raw_lines(raw, "default-transport.txt")
         if lines:
-            return lines[0].strip()
-    return "proxy"
+            per_n = {}
+            for line in lines[1:]:  # "N transport": where jobs of N PEs choose otherwise (hybrid with 3 cores per PE)
+                parts = line.split()
+                if len(parts) == 2 and parts[0].isdigit():
+                    per_n[int(parts[0])] = parts[1]
+            return lines[0].strip(), per_n
+    return "proxy", {}
+
+
+def ratio_sides(dflt, per_n, jsides, ns, fallback=None):
+    """The side each N's ratio uses (the default of that N, where it ran), and how to name them in a heading."""
+    sides = {}
+    for n in ns:
+        t = per_n.get(n, dflt)
+        sides[n] = t if t in jsides else fallback  # the default of N did not run: no ratio (coll), the first side (isx)
+    used = sorted({t for t in sides.values() if t}, key=lambda t: [sides[n] for n in ns].index(t))
+    if len(used) <= 1:
+        return sides, (used[0] if used else None)
+    return sides, "default (" + ", ".join("%s at N = %s" % (t, ", ".join(str(n) for n in ns if sides[n] == t)) for t in used) + ")"
 
 
 def mode_jobs(raws):
@@ -359,9 +377,10 @@ def sides_of(jobs):
 
 def coll_report(raws, png):
     jobs = mode_jobs(raws)
-    dflt = default_transport(raws)
+    dflt, per_n = default_transport(raws)
     jsides, native = sides_of(jobs)
     ns = sorted({j["npes"] for j in jobs})
+    side_of_n, ratio_side = ratio_sides(dflt, per_n, jsides, ns)
     # several raw folders (e.g. one run per --only) merge: a (side, N) has the rows of every job of it that ran
     by, data = {}, {}
     for j in jobs:
@@ -377,10 +396,9 @@ def coll_report(raws, png):
                 seen.append(b)
     colls = [(b, s) for b, s in COLLECTIVES] + [(b, re.sub(r"[^a-z0-9]+", "-", b.lower()).strip("-")) for b in seen]
     colls = [(b, slug) for b, slug in colls if any(k[0] == b for d in data.values() for k in d)]
-    ratio_side = dflt if dflt in jsides else None
     order = jsides + (["oshmem"] if native else [])
     lines = []
-    lines.append("Each cell: " + " / ".join(("jshmem %s µs" % s) + (" (default)" if s == dflt else "") for s in jsides) +
+    lines.append("Each cell: " + " / ".join(("jshmem %s µs" % s) + (" (default)" if s == dflt and not per_n else "") for s in jsides) +
                  (" / OSHMEM µs" if native else "") +
                  (" · **ratio** jshmem %s ÷ OSHMEM (the transport SHMEM_TRANSPORT unset picks between hosts; bold: at or under 1.0x, "
                   "jshmem as fast or faster)" % ratio_side if ratio_side and native else "") +
@@ -412,8 +430,8 @@ def coll_report(raws, png):
             for n in ns:
                 parts = [value(s, n, (bench, size))[1] for s in order]
                 cell = " / ".join(parts)
-                if ratio_side and native:
-                    a, _ = value(ratio_side, n, (bench, size))
+                if side_of_n.get(n) and native:
+                    a, _ = value(side_of_n[n], n, (bench, size))
                     b, _ = value("oshmem", n, (bench, size))
                     if a is not None and b:
                         r = a / b
@@ -440,8 +458,9 @@ def coll_report(raws, png):
         summary.append("| all rows | " + " | ".join(tot) + " |")
         lines = summary + [""] + lines
     elif native and not ratio_side:
+        named = dflt + "".join("; %s at N = %d" % (t, n) for n, t in sorted(per_n.items()))
         lines = ["No ratio: the default transport between hosts (%s) was not among the jshmem sides run (%s)." %
-                 (dflt, ", ".join(jsides) or "none"), ""] + lines
+                 (named, ", ".join(jsides) or "none"), ""] + lines
     lines += ["### Jobs", ""] + jobs_table(jobs, order)
     # a long CSV of every cell, for other tools (in the raw folder, when there is one)
     if len(raws) == 1:
@@ -530,7 +549,7 @@ def parse_isx(path):
 
 def isx_report(raws, png):
     jobs = mode_jobs(raws)
-    dflt = default_transport(raws)
+    dflt, per_n = default_transport(raws)
     jsides, native = sides_of(jobs)
     order = jsides + (["oshmem"] if native else [])
     ns = sorted({j["npes"] for j in jobs})
@@ -542,7 +561,7 @@ def isx_report(raws, png):
         key = (j["side"], j["npes"])
         if key not in res or r["good"] or not res[key]["good"]:
             res[key] = r
-    ratio_side = dflt if dflt in jsides else (jsides[0] if jsides else None)
+    side_of_n, ratio_side = ratio_sides(dflt, per_n, jsides, ns, jsides[0] if jsides else None)
 
     def ms(side, n, phase, col):
         r = res.get((side, n))
@@ -570,7 +589,7 @@ def isx_report(raws, png):
         cells = [str(n), hosts, "/".join(map(str, keys)) or "–"]
         cells += [ms(s, n, "TOTAL", 0)[1] for s in order]
         if native and ratio_side:
-            a, _ = ms(ratio_side, n, "TOTAL", 0)
+            a, _ = ms(side_of_n[n], n, "TOTAL", 0) if side_of_n.get(n) else (None, "–")
             b, _ = ms("oshmem", n, "TOTAL", 0)
             cells.append(("**%.2fx**" % (a / b) if a / b <= 1.0 else "%.2fx" % (a / b)) if a is not None and b else "–")
         cells += [ms(s, n, "TOTAL", 1)[1] for s in order] + [ms(s, n, "ATA_KEYS", 0)[1] for s in order]

@@ -5,7 +5,9 @@ import io.jshmem.ShmemException;
 import io.jshmem.ShmemTimeoutException;
 
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -102,6 +104,18 @@ abstract class AbstractBootstrap implements Bootstrap
     {
         final String machine = Net.machineOf(hosts[rank]);
         return (int)Arrays.stream(hosts).filter(h -> Net.machineOf(h).equals(machine)).count();
+    }
+
+    @Override
+    public int largestMachineSize()
+    {
+        final Map<String, Integer> count = new HashMap<>();
+        int most = 0;
+        for (final String h : hosts)
+        {
+            most = Math.max(most, count.merge(Net.machineOf(h), 1, Integer::sum));
+        }
+        return most;
     }
 
     @Override

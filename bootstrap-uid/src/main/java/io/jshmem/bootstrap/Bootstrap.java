@@ -34,6 +34,12 @@ public interface Bootstrap extends AutoCloseable
      */
     int machineSize();
 
+    /**
+     * @return the most PEs any machine of the job runs ({@link #machineSize()} of the busiest machine): with machines of
+     *         equal cores, whether the job's PEs have cores to spare everywhere; the same on every PE.
+     */
+    int largestMachineSize();
+
     /** @return which node (0..nodeCount-1, in order of first rank) each rank is on. */
     int[] nodeOfRank();
 

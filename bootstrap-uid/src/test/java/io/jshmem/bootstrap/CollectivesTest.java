@@ -134,7 +134,7 @@ class CollectivesTest
         }
     }
 
-    /** Namespaced hosts of one machine (own hostnames, one boot id) count together; another boot id does not. */
+    /** Namespaced hosts of one machine (own hostnames, one boot id) count together; another boot id does not; every PE knows the busiest. */
     @Test
     void machineSizeCountsThePesOfOneBootId()
     {
@@ -143,6 +143,7 @@ class CollectivesTest
             final List<UidBootstrap> pes = formOnHosts(job, r -> r == 3 ? "other/boot2" : "ns" + (r / 2) + "/boot1");
             assertArrayEquals(new int[] {0, 0, 1, 2}, pes.get(0).nodeOfRank());
             assertEquals(List.of(3, 3, 3, 1), pes.stream().map(Bootstrap::machineSize).toList());
+            assertEquals(List.of(3, 3, 3, 3), pes.stream().map(Bootstrap::largestMachineSize).toList(), "the busiest machine, on every PE");
             assertEquals(List.of(2, 2, 1, 1), pes.stream().map(Bootstrap::nodeSize).toList());
         }
     }

@@ -51,7 +51,7 @@ final class HostJobs
      *
      * @param options shmemrun options before the program (e.g. {@code -x SHMEM_TRANSPORT=ucx}).
      */
-    void ring(final String hostList, final int n, final int hostCount, final String... options) throws Exception
+    Job ring(final String hostList, final int n, final int hostCount, final String... options) throws Exception
     {
         final List<String> args = new ArrayList<>(List.of("--hosts", hostList));
         args.addAll(Arrays.asList(options));
@@ -67,6 +67,7 @@ final class HostJobs
         final long sum = (long)n * (n - 1) / 2;
         assertTrue(job.output().contains(", token sum " + sum + " (expected " + sum + ")"), job.output());
         noHeapFiles(hostCount);
+        return job;
     }
 
     /** Hello on the layout: every PE's line with its node rank, and the host of every rank. */

@@ -4,6 +4,8 @@ import io.jshmem.launch.TestHosts;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 /**
  * The examples on two test hosts through bin/shmemrun --hosts and bin/test-hosts (root only): ring and
  * hello on 2+2 and 3+1, reinit (three inits of the job) on 2+2, and a PE killed or stopped (SIGSTOP) on the
@@ -72,6 +74,19 @@ class MultiHostExamplesIT
     }
 
     /** UCX alone: same-host pairs go through UCX too. */
+    /**
+     * SHMEM_TRANSPORT unset where every PE has three cores (the JVMs told so with -XX:ActiveProcessorCount, as this
+     * machine has two): auto takes hybrid between the hosts, PE 0 says so, and the ring goes round.
+     */
+    @Test
+    void ringTwoPlusTwoWithCoresToSpareTakesHybridByDefault() throws Exception
+    {
+        final HostJobs.Job job = jobs.ring(HOSTS.host(1) + ":2," + HOSTS.host(2) + ":2", 4, 2, "-J", "-XX:ActiveProcessorCount=12",
+            "-x", "SHMEM_INFO=1", "-x", "UCX_TLS=tcp", "-x", "UCX_NET_DEVICES=eth0");
+        assertTrue(job.output().contains("jshmem: transport hybrid: reaches 2 of 3 other PEs"), job.output());
+        assertTrue(job.output().contains("jshmem: transport proxy: reaches 0 of 3 other PEs"), job.output());
+    }
+
     @Test
     void ringThreePlusOneOverUcxAlone() throws Exception
     {

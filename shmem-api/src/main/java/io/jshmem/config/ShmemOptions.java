@@ -238,7 +238,9 @@ public final class ShmemOptions
     public static final Option<List<String>> TRANSPORT = Option.of("SHMEM_TRANSPORT", null, "auto",
         "transports", "Transports to use, in order of preference, comma-separated: p2p (load/store into the mapped heaps of PEs " +
             "on this node), ucx (UCX: RDMA verbs on InfiniBand/RoCE/EFA, tcp otherwise; needs libucp), proxy (a CPU proxy " +
-            "thread over TCP, reaches every PE). auto: p2p, then ucx where UCX finds an RDMA device, then proxy. " +
+            "thread over TCP, reaches every PE), hybrid (the proxy and ucx to every peer, chosen per operation). auto: p2p, then ucx " +
+            "where UCX finds an RDMA device, else hybrid where libucp is present and the busiest machine has 3 cores per PE, " +
+            "then proxy. " +
             "'proxy' or 'ucx' alone sends even same-node traffic through it (a PE reaches itself by load/store always); " +
             "a pair no listed transport reaches fails init.",
         ShmemOptions::transportList);

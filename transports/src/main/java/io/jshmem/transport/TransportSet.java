@@ -99,8 +99,8 @@ public final class TransportSet implements AutoCloseable
                 final String why = provider.unavailableReason(setup);
                 if (why == null)
                 {
-                    listed[i] = p2pTakesEveryPair ? null : provider.create(setup);
-                    anyRemote = true;
+                    listed[i] = p2pTakesEveryPair ? null : create(provider, setup, auto && i < listed.length - 1, unavailable);
+                    anyRemote |= p2pTakesEveryPair || listed[i] != null;
                 }
                 else
                 {
@@ -162,6 +162,31 @@ public final class TransportSet implements AutoCloseable
             }
             closeQuietly(p2p);
             throw ex;
+        }
+    }
+
+    /**
+     * Makes one listed transport. Where {@code auto} chose it and a later one in the list can stand in for it, a failure
+     * to make it (UCX finding no usable interface, say) is one line on stderr and the pairs go to the next one: the
+     * default must not fail where the proxy alone would have worked.
+     */
+    private static Transport create(final TransportProvider provider, final TransportSetup setup, final boolean fallBack,
+        final Map<String, String> unavailable)
+    {
+        if (!fallBack)
+        {
+            return provider.create(setup);
+        }
+        try
+        {
+            return provider.create(setup);
+        }
+        catch (final RuntimeException ex)
+        {
+            unavailable.put(provider.name(), "could not be made: " + ex.getMessage());
+            setup.log().accept(setup.prefix() + "SHMEM_TRANSPORT=auto: not using " + provider.name() + " (" + ex.getMessage() +
+                "); the next transport in the list takes its peers");
+            return null;
         }
     }
 

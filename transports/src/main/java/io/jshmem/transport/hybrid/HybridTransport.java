@@ -48,6 +48,8 @@ public final class HybridTransport implements Transport
     private final ProxyTransport proxy;
     private final UcxTransport ucx;
     private final int n;
+    /** Whether a waiting PE's polls serve the proxy's sockets too ({@code SHMEM_PROXY_WAIT_POLL}, resolved). */
+    private final boolean proxyPolled;
 
     /**
      * @param proxy the proxy transport (not yet connected); this transport owns it.
@@ -59,6 +61,7 @@ public final class HybridTransport implements Transport
         this.proxy = proxy;
         this.ucx = ucx;
         this.n = n;
+        this.proxyPolled = proxy.capabilities().contains(Capability.PROGRESS_FROM_WAITS);
     }
 
     /**
@@ -133,6 +136,10 @@ public final class HybridTransport implements Transport
         if (proxy.capabilities().contains(Capability.THREAD_SENDS))
         {
             both.add(Capability.THREAD_SENDS); // its puts go through the proxy thread
+        }
+        if (ucx.capabilities().contains(Capability.PROGRESS_FROM_WAITS))
+        {
+            both.add(Capability.PROGRESS_FROM_WAITS); // UCX's worker at least (see progress)
         }
         return both;
     }
@@ -292,17 +299,27 @@ public final class HybridTransport implements Transport
         }
     }
 
+    /**
+     * A waiting PE's poll: UCX's worker, and the proxy's sockets where its waits serve the proxy
+     * ({@code SHMEM_PROXY_WAIT_POLL}); otherwise the proxy's thread alone serves them.
+     */
     @Override
     public void progress()
     {
-        proxy.progress();
+        if (proxyPolled)
+        {
+            proxy.progress();
+        }
         ucx.progress();
     }
 
     @Override
     public void progressParks()
     {
-        proxy.progressParks();
+        if (proxyPolled)
+        {
+            proxy.progressParks();
+        }
         ucx.progressParks();
     }
 

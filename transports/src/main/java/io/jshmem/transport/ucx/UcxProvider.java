@@ -56,11 +56,20 @@ public final class UcxProvider implements TransportProvider
     @Override
     public int autoOrder(final TransportSetup setup)
     {
-        return rdmaDevices() > 0 && Ucp.present(setup.config().get(ShmemOptions.UCX_LIBRARY)) ? RDMA_AUTO_ORDER : -1;
+        return rdmaDevices() > 0 && libraryPresent(setup) ? RDMA_AUTO_ORDER : -1;
+    }
+
+    /**
+     * @param setup what the transports of this PE are made from.
+     * @return whether libucp can be found (without loading it): what {@code auto} asks before it lists a UCX transport.
+     */
+    public static boolean libraryPresent(final TransportSetup setup)
+    {
+        return Ucp.present(setup.config().get(ShmemOptions.UCX_LIBRARY));
     }
 
     /** @return how many RDMA devices the kernel lists (0 without InfiniBand support). */
-    static int rdmaDevices()
+    public static int rdmaDevices()
     {
         if (!Files.isDirectory(RDMA_DEVICES))
         {
