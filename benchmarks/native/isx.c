@@ -21,7 +21,7 @@
  * iteration, when its first barrier returned, when the exchange started (CLOCK_MONOTONIC, which System.nanoTime reads
  * too), the fetch-adds and puts, the quiet and the barrier after them, and each remote fetch-add's time, in the Java
  * side's lines, so that benchmarks/plot/isx_exchange.py reads both:
- *   EXCHANGE pe P it I start NS exchange US quiet US barrier US began NS
+ *   EXCHANGE pe P it I start NS exchange US quiet US barrier US began NS zero US sort US last US
  *   FADD pe P it I step K target T us US end NS
  */
 #define _POSIX_C_SOURCE 200809L
@@ -185,7 +185,8 @@ static void parse(int argc, char **argv)
 }
 
 /* ---- --trace-exchange: recorded during the run, printed after it ---- */
-static long long *tr_iter; /* per iteration: began, start, exchanged, quieted, done (ns) */
+#define TR_ITER 8 /* per iteration: began, start, exchanged, quieted, done, zeroed, sorted, ended (ns) */
+static long long *tr_iter;
 static long long *tr_fadd; /* per iteration and step 1..npes-1: target, ns taken, end (ns) */
 static int tr_it;
 
@@ -199,9 +200,10 @@ static long long now_ns(void)
 static void trace_print_mine(void)
 {
     for (int it = 0; it < iterations + BURN_IN; it++) {
-        const long long *r = &tr_iter[5 * it];
-        fprintf(stderr, "EXCHANGE pe %d it %d start %lld exchange %.1f quiet %.1f barrier %.1f began %lld\n", me, it, r[1],
-            (r[2] - r[1]) / 1e3, (r[3] - r[2]) / 1e3, (r[4] - r[3]) / 1e3, r[0]);
+        const long long *r = &tr_iter[TR_ITER * it];
+        fprintf(stderr, "EXCHANGE pe %d it %d start %lld exchange %.1f quiet %.1f barrier %.1f began %lld zero %.1f sort %.1f last %.1f\n",
+            me, it, r[1], (r[2] - r[1]) / 1e3, (r[3] - r[2]) / 1e3, (r[4] - r[3]) / 1e3, r[0], (r[5] - r[4]) / 1e3, (r[6] - r[5]) / 1e3,
+            (r[7] - r[6]) / 1e3);
         for (int k = 1; k < npes; k++) {
             const long long *f = &tr_fadd[3 * ((long long)it * (npes - 1) + k - 1)];
             fprintf(stderr, "FADD pe %d it %d step %d target %lld us %.1f end %lld\n", me, it, k, f[0], f[1] / 1e3, f[2]);
@@ -343,7 +345,7 @@ int main(int argc, char **argv)
     }
     for (int p = 0; p < NPHASES; p++) seconds[p] = malloc((size_t)iterations * sizeof(double));
     if (trace_exchange) {
-        tr_iter = calloc((size_t)(iterations + BURN_IN) * 5, sizeof(long long));
+        tr_iter = calloc((size_t)(iterations + BURN_IN) * TR_ITER, sizeof(long long));
         tr_fadd = calloc((size_t)(iterations + BURN_IN) * (size_t)(npes > 1 ? npes - 1 : 1) * 3, sizeof(long long));
         if (!tr_iter || !tr_fadd) {
             fprintf(stderr, "[pe %d/%d] isx: out of memory for the exchange trace\n", me, npes);
@@ -375,7 +377,7 @@ int main(int argc, char **argv)
         shmem_barrier_all();
         if (trace_exchange) {
             tr_it = it;
-            tr_iter[5 * it] = now_ns();
+            tr_iter[TR_ITER * it] = now_ns();
         }
         timer_start(T_TOTAL);
 
@@ -410,31 +412,34 @@ int main(int argc, char **argv)
 
         timer_start(T_ATA_KEYS);
         int refused = 0;
-        if (trace_exchange) tr_iter[5 * it + 1] = now_ns();
+        if (trace_exchange) tr_iter[TR_ITER * it + 1] = now_ns();
         long long sent = exchange(bucketed, send_offsets, sizes, &refused);
         if (trace_exchange) {
-            tr_iter[5 * it + 2] = now_ns();
+            tr_iter[TR_ITER * it + 2] = now_ns();
             shmem_quiet(); /* the barrier's own quiet then finds nothing */
-            tr_iter[5 * it + 3] = now_ns();
+            tr_iter[TR_ITER * it + 3] = now_ns();
         }
         shmem_barrier_all(); /* completes every PE's puts (ISx's BARRIER_ATA) */
         timer_stop(T_ATA_KEYS);
-        if (trace_exchange) tr_iter[5 * it + 4] = now_ns();
+        if (trace_exchange) tr_iter[TR_ITER * it + 4] = now_ns();
         sent_keys[sent_laps++] = sent;
 
         long long offset = receive_offset;
         int bucket_size = (int)(offset < capacity ? offset : capacity);
         int min_key = me * bucket_width;
         memset(counts, 0, (size_t)bucket_width * sizeof(int)); /* zeroed outside the phase, as in ISx */
+        if (trace_exchange) tr_iter[TR_ITER * it + 5] = now_ns();
         timer_start(T_LOCAL_SORT);
         for (int i = 0; i < bucket_size; i++) {
             unsigned k = (unsigned)(received[i] - min_key);
             if (k < (unsigned)bucket_width) counts[k]++;
         }
         timer_stop(T_LOCAL_SORT);
+        if (trace_exchange) tr_iter[TR_ITER * it + 6] = now_ns();
 
         shmem_barrier_all();
         timer_stop(T_TOTAL);
+        if (trace_exchange) tr_iter[TR_ITER * it + 7] = now_ns();
 
         if (it == iterations) {
             long long max_incl = (long long)(me + 1) * bucket_width - 1;

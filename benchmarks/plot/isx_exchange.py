@@ -8,7 +8,8 @@ Usage: benchmarks/plot/isx_exchange.py [--per-host P] ERR_FILE...
 
 Prints a row per iteration (medians over the PEs, ms): the spread of the PEs' leaving the iteration's first barrier,
 the local phases after it (to the exchange), the spread of the PEs' start of the exchange, the fetch-adds and puts, the
-quiet, the barrier after it, a remote and a local fetch-add, and the PE's remote fetch-adds summed; then,
+quiet, the barrier after it, a remote and a local fetch-add, and the PE's remote fetch-adds summed, and after the
+exchange (traces of 2026-11-28 on) zeroing the histogram, the local sort and the iteration's last barrier; then,
 over the second half of the iterations, the remote fetch-add's median by step (1: the next PE) and the time between a
 fetch-add's return and the next one's start (the put, and the loop) after a remote and after a local fetch-add.
 """
@@ -43,8 +44,10 @@ def report(path, per_host):
         try:
             if line.startswith('EXCHANGE '):
                 # 'began' came later (2026-11-28): a trace without it leaves those two columns empty
+                # so did 'zero', 'sort' and 'last' (the rest of ISx's TOTAL after the exchange)
                 exch[(int(p[2]), int(p[4]))] = (int(p[6]), float(p[8]), float(p[10]), float(p[12]),
-                                                int(p[14]) if len(p) > 14 else None)
+                                                int(p[14]) if len(p) > 14 else None,
+                                                tuple(float(p[k]) for k in (16, 18, 20)) if len(p) > 20 else None)
             elif line.startswith('FADD '):
                 fadd[(int(p[2]), int(p[4]))].append((int(p[6]), int(p[8]), float(p[10]), int(p[12])))
         except (ValueError, IndexError):
@@ -57,8 +60,8 @@ def report(path, per_host):
     its = sorted({it for _, it in exch})
     print(f'### {path}: {len(pes)} PEs, {len(its)} iterations (0: the burn-in), {per_host} PEs per host\n')
     print('| it | first barrier left, spread | local phases | exchange start, spread | fetch-adds and puts | quiet | barrier | '
-          'remote fetch-add | local fetch-add | remote fetch-adds, sum |')
-    print('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
+          'remote fetch-add | local fetch-add | remote fetch-adds, sum | zero | sort | last barrier | last barrier, max |')
+    print('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
     remote = lambda pe, t: t // per_host != pe // per_host
     for it in its:
         rows = [exch[(pe, it)] for pe in pes if (pe, it) in exch]
@@ -71,8 +74,12 @@ def report(path, per_host):
         med = lambda v: f'{st.median(v) / 1e3:.2f}' if v else '–'
         spread = lambda i: f'{(max(r[i] for r in rows) - min(r[i] for r in rows)) / 1e6:.2f}' if rows[0][i] is not None else '–'
         local = med([(r[0] - r[4]) / 1e3 for r in rows]) if rows[0][4] is not None else '–'
+        tails = [r[5] for r in rows if r[5] is not None]
+        tail = lambda k: med([t[k] for t in tails]) if tails else '–'
+        last_max = f'{max(t[2] for t in tails) / 1e3:.2f}' if tails else '–'
         print(f'| {it} | {spread(4)} | {local} | {spread(0)} | {med([r[1] for r in rows])} | '
-              f'{med([r[2] for r in rows])} | {med([r[3] for r in rows])} | {med(rem)} | {med(loc)} | {med(sums)} |')
+              f'{med([r[2] for r in rows])} | {med([r[3] for r in rows])} | {med(rem)} | {med(loc)} | {med(sums)} | '
+              f'{tail(0)} | {tail(1)} | {tail(2)} | {last_max} |')
     late = [it for it in its if it >= (len(its) + 1) // 2]
     by_step = collections.defaultdict(list)
     gap_remote, gap_local = [], []

@@ -88,7 +88,7 @@ class IsxIT
             for (int it = 0; it < 3; it++)
             {
                 final String head = "EXCHANGE pe " + pe + " it " + it + " start ";
-                assertTrue(job.output().lines().anyMatch(l -> l.contains(head) && l.matches(".* exchange [0-9.]+ quiet [0-9.]+ barrier [0-9.]+ began [0-9]+")),
+                assertTrue(job.output().lines().anyMatch(l -> l.contains(head) && l.matches(".* exchange [0-9.]+ quiet [0-9.]+ barrier [0-9.]+ began [0-9]+ zero [0-9.]+ sort [0-9.]+ last [0-9.]+")),
                     head + ":\n" + job.output());
                 for (int step = 1; step < 4; step++)
                 {

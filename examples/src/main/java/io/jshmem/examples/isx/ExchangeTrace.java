@@ -7,12 +7,13 @@ import java.util.Locale;
  * {@code isx --trace-exchange}: where each iteration's key exchange goes on this PE. Per iteration: when the exchange
  * started (the monotonic clock, {@link System#nanoTime()}, which PEs on one machine share), the fetch-adds and puts,
  * the quiet that completes the puts, the barrier that waits for the other PEs, and when the iteration began (its first
- * barrier returned: the local phases run between the two); per destination, how long its
+ * barrier returned: the local phases run between the two); after the exchange, how long zeroing the histogram, the local
+ * sort and the iteration's last barrier took (the rest of ISx's TOTAL); per destination, how long its
  * fetch-add took and when it returned. Recorded in arrays during the run and printed to standard error once the job is
  * over, so the timed phases pay two clock reads per step and nothing else. {@code benchmarks/plot/isx_exchange.py}
  * summarises the lines of a job.
  * <pre>
- *   EXCHANGE pe P it I start NS exchange US quiet US barrier US began NS
+ *   EXCHANGE pe P it I start NS exchange US quiet US barrier US began NS zero US sort US last US
  *   FADD pe P it I step K target T us US end NS
  * </pre>
  */
@@ -25,6 +26,9 @@ final class ExchangeTrace
     private final long[] exchanged;
     private final long[] quieted;
     private final long[] done;
+    private final long[] zeroed;
+    private final long[] sorted;
+    private final long[] ended;
     private final int[] target;
     private final long[] faddNs;
     private final long[] faddEnd;
@@ -39,6 +43,9 @@ final class ExchangeTrace
         this.exchanged = new long[rounds];
         this.quieted = new long[rounds];
         this.done = new long[rounds];
+        this.zeroed = new long[rounds];
+        this.sorted = new long[rounds];
+        this.ended = new long[rounds];
         this.target = new int[rounds * (n - 1)];
         this.faddNs = new long[rounds * (n - 1)];
         this.faddEnd = new long[rounds * (n - 1)];
@@ -81,14 +88,33 @@ final class ExchangeTrace
         done[iteration] = System.nanoTime();
     }
 
+    /** The histogram is zeroed (after {@link #done}). */
+    void zeroed()
+    {
+        zeroed[iteration] = System.nanoTime();
+    }
+
+    /** The local sort is over. */
+    void sorted()
+    {
+        sorted[iteration] = System.nanoTime();
+    }
+
+    /** The iteration's last barrier returned (ISx's TOTAL stops). */
+    void ended()
+    {
+        ended[iteration] = System.nanoTime();
+    }
+
     void print(final PrintStream err)
     {
         final StringBuilder b = new StringBuilder();
         for (int it = 0; it < start.length; it++)
         {
-            b.append(String.format(Locale.ROOT, "EXCHANGE pe %d it %d start %d exchange %.1f quiet %.1f barrier %.1f began %d%n", me, it,
-                start[it], (exchanged[it] - start[it]) / 1e3, (quieted[it] - exchanged[it]) / 1e3, (done[it] - quieted[it]) / 1e3,
-                began[it]));
+            b.append(String.format(Locale.ROOT, "EXCHANGE pe %d it %d start %d exchange %.1f quiet %.1f barrier %.1f began %d zero %.1f sort %.1f" +
+                " last %.1f%n", me, it, start[it], (exchanged[it] - start[it]) / 1e3, (quieted[it] - exchanged[it]) / 1e3,
+                (done[it] - quieted[it]) / 1e3, began[it], (zeroed[it] - done[it]) / 1e3, (sorted[it] - zeroed[it]) / 1e3,
+                (ended[it] - sorted[it]) / 1e3));
             for (int k = 1; k < n; k++)
             {
                 final int at = it * (n - 1) + k - 1;

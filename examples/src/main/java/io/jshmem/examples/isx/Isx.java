@@ -195,12 +195,24 @@ public final class Isx
             final int bucketSize = (int)Math.min(offset, layout.capacity());
             final int minKey = layout.minKey(me);
             counts.zero(); // outside the phase, as in ISx
+            if (trace != null)
+            {
+                trace.zeroed();
+            }
             timers.start(Phase.LOCAL_SORT);
             Buckets.countLocalKeys(received.segment(), bucketSize, minKey, counts.counts());
             timers.stop(Phase.LOCAL_SORT);
+            if (trace != null)
+            {
+                trace.sorted();
+            }
 
             shmem.barrierAll();
             timers.stop(Phase.TOTAL);
+            if (trace != null)
+            {
+                trace.ended();
+            }
 
             if (i == params.iterations())
             {
