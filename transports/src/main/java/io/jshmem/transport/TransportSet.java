@@ -170,7 +170,7 @@ public final class TransportSet implements AutoCloseable
      * to make it (UCX finding no usable interface, say) is one line on stderr and the pairs go to the next one: the
      * default must not fail where the proxy alone would have worked.
      */
-    private static Transport create(final TransportProvider provider, final TransportSetup setup, final boolean fallBack,
+    static Transport create(final TransportProvider provider, final TransportSetup setup, final boolean fallBack,
         final Map<String, String> unavailable)
     {
         if (!fallBack)

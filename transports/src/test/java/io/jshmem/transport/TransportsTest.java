@@ -138,6 +138,51 @@ class TransportsTest
         }
     }
 
+    /**
+     * Under auto a transport that cannot be made, with another after it in the list, is left out with one line and its
+     * reason; forced, or last in the list, its failure fails init as before.
+     */
+    @Test
+    void aTransportAutoChoseThatCannotBeMadeGivesWayToTheNext()
+    {
+        final TransportProvider failing = new TransportProvider()
+        {
+            @Override
+            public String name()
+            {
+                return "failing";
+            }
+
+            @Override
+            public byte id()
+            {
+                return 99;
+            }
+
+            @Override
+            public int autoOrder(final TransportSetup setup)
+            {
+                return 1;
+            }
+
+            @Override
+            public Transport create(final TransportSetup setup)
+            {
+                throw new IllegalStateException("ucp_worker_create: no usable interface");
+            }
+        };
+        final List<String> log = new ArrayList<>();
+        final TransportSetup setup = new TransportSetup(SETUP.bootstrap(), null, null, SETUP.config(), c -> c, log::add);
+        final Map<String, String> unavailable = new java.util.LinkedHashMap<>();
+        assertNull(TransportSet.create(failing, setup, true, unavailable));
+        assertEquals(Map.of("failing", "could not be made: ucp_worker_create: no usable interface"), unavailable);
+        assertEquals(1, log.size(), log::toString);
+        assertTrue(log.get(0).contains("SHMEM_TRANSPORT=auto: not using failing (ucp_worker_create: no usable interface)"), log.get(0));
+        final IllegalStateException ex = assertThrows(IllegalStateException.class, () -> TransportSet.create(failing, setup, false,
+            new java.util.LinkedHashMap<>()));
+        assertEquals("ucp_worker_create: no usable interface", ex.getMessage());
+    }
+
     private static List<String> parse(final String text)
     {
         final Map<String, String> env = text == null ? Map.of() : Map.of("SHMEM_TRANSPORT", text);
