@@ -168,6 +168,13 @@ public final class ProxyTransport implements Transport
         return "proxy";
     }
 
+    /** @return who serves the sockets ({@code SHMEM_PROXY_WAIT_POLL}, resolved), for {@code SHMEM_INFO}. */
+    @Override
+    public String info()
+    {
+        return settings.waitPolls() ? "waits poll its sockets" : "its thread alone serves its sockets";
+    }
+
     @Override
     public byte id()
     {
