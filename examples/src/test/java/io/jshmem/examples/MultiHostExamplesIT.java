@@ -76,14 +76,16 @@ class MultiHostExamplesIT
     /** UCX alone: same-host pairs go through UCX too. */
     /**
      * SHMEM_TRANSPORT unset where every PE has three cores (the JVMs told so with -XX:ActiveProcessorCount, as this
-     * machine has two): auto takes hybrid between the hosts, PE 0 says so, and the ring goes round.
+     * machine has two): auto takes hybrid between the hosts, PE 0 says so, and the ring goes round. No UCX variable is
+     * set: hybrid's UCX half takes the bootstrap's interface (eth0 in a test host) as its network device.
      */
     @Test
     void ringTwoPlusTwoWithCoresToSpareTakesHybridByDefault() throws Exception
     {
         final HostJobs.Job job = jobs.ring(HOSTS.host(1) + ":2," + HOSTS.host(2) + ":2", 4, 2, "-J", "-XX:ActiveProcessorCount=12",
-            "-x", "SHMEM_INFO=1", "-x", "UCX_TLS=tcp", "-x", "UCX_NET_DEVICES=eth0");
+            "-x", "SHMEM_INFO=1");
         assertTrue(job.output().contains("jshmem: transport hybrid: reaches 2 of 3 other PEs"), job.output());
+        assertTrue(job.output().contains("network devices eth0 (the bootstrap's)"), job.output());
         assertTrue(job.output().contains("jshmem: transport proxy: reaches 0 of 3 other PEs"), job.output());
     }
 

@@ -88,7 +88,18 @@ public final class UcxProvider implements TransportProvider
     @Override
     public Transport create(final TransportSetup setup)
     {
-        return new UcxTransport(setup.bootstrap(), setup.heap().dataSegment(), settings(setup.config(), setup), setup.idle());
+        return create(setup, null);
+    }
+
+    /**
+     * @param setup      what the transports of this PE are made from.
+     * @param netDevices UCX's network devices for this worker, or null for UCX's own choice.
+     * @return the transport, not yet connected.
+     */
+    public Transport create(final TransportSetup setup, final String netDevices)
+    {
+        return new UcxTransport(setup.bootstrap(), setup.heap().dataSegment(), settings(setup.config(), setup).withNetDevices(netDevices),
+            setup.idle());
     }
 
     static UcxTransport.Settings settings(final ShmemConfig config, final TransportSetup setup)

@@ -71,9 +71,22 @@ public final class UcxTransport implements Transport
      * @param handoffNs        how long after a caller's last use of the worker the progress thread takes over.
      * @param connectTimeoutNs the deadline of a peer's wire-up at first use (SHMEM_BOOTSTRAP_TIMEOUT).
      * @param log              where diagnostics go.
+     * @param netDevices       UCX's {@code NET_DEVICES} for this worker, or null to leave UCX's own choice (its
+     *                         {@code UCX_NET_DEVICES}, else every device).
      */
-    public record Settings(String library, long spinNs, long handoffNs, long connectTimeoutNs, Consumer<String> log)
+    public record Settings(String library, long spinNs, long handoffNs, long connectTimeoutNs, Consumer<String> log, String netDevices)
     {
+        /** Settings that leave the network devices to UCX. */
+        public Settings(final String library, final long spinNs, final long handoffNs, final long connectTimeoutNs, final Consumer<String> log)
+        {
+            this(library, spinNs, handoffNs, connectTimeoutNs, log, null);
+        }
+
+        /** @return these settings with UCX's network devices set to {@code devices}. */
+        public Settings withNetDevices(final String devices)
+        {
+            return new Settings(library, spinNs, handoffNs, connectTimeoutNs, log, devices);
+        }
     }
 
     /** The active message that carries a signal update: header {offset, value, op}, no data. */
@@ -228,7 +241,7 @@ public final class UcxTransport implements Transport
         try
         {
             final java.lang.invoke.MethodHandles.Lookup lookup = java.lang.invoke.MethodHandles.lookup();
-            this.w = new UcxWorker(u, heap, prefix, me, settings.spinNs(), settings.handoffNs(), SIGNAL_AM,
+            this.w = new UcxWorker(u, heap, prefix, me, settings.spinNs(), settings.handoffNs(), settings.netDevices(), SIGNAL_AM,
                 lookup.findVirtual(UcxTransport.class, "onEndpointError", Ucp.errorHandlerType()).bindTo(this),
                 lookup.findVirtual(UcxTransport.class, "onSignal", Ucp.amHandlerType()).bindTo(this),
                 t -> bootstrap.reportFailure(new JobFailedException(prefix + "the UCX progress thread failed: " + t, -1, t)));
@@ -265,11 +278,12 @@ public final class UcxTransport implements Transport
             tls();
     }
 
-    private static String tls()
+    private String tls()
     {
         final String tls = System.getenv("UCX_TLS");
         final String dev = System.getenv("UCX_NET_DEVICES");
-        return (tls != null ? ", UCX_TLS=" + tls : "") + (dev != null ? ", UCX_NET_DEVICES=" + dev : "");
+        return (tls != null ? ", UCX_TLS=" + tls : "") + (dev != null ? ", UCX_NET_DEVICES=" + dev : "") +
+            (settings.netDevices() != null ? ", network devices " + settings.netDevices() + " (the bootstrap's)" : "");
     }
 
     @Override

@@ -63,13 +63,14 @@ final class UcxWorker implements AutoCloseable
      * @param me           the PE (thread names).
      * @param spinNs       how long the progress thread polls after its last work before it sleeps.
      * @param handoffNs    how long after a caller's last use of the worker the progress thread takes over (0: at once).
+     * @param netDevices   UCX's {@code NET_DEVICES}, or null to leave UCX's own choice.
      * @param signalAm     the active-message id of signals.
      * @param onError      the endpoint error handler's target ({@link Ucp#errorHandlerType()}).
      * @param onSignal     the signal handler's target ({@link Ucp#amHandlerType()}).
      * @param threadFailed what the progress thread calls when it fails.
      */
     UcxWorker(final Ucp u, final MemorySegment heap, final String prefix, final int me, final long spinNs, final long handoffNs,
-        final int signalAm,
+        final String netDevices, final int signalAm,
         final MethodHandle onError, final MethodHandle onSignal, final Consumer<Throwable> threadFailed)
     {
         this.u = u;
@@ -91,6 +92,11 @@ final class UcxWorker implements AutoCloseable
                 // one atomicity domain with the p2p transport's CPU atomics
                 check((int)u.configModify.invokeExact(config, arena.allocateFrom("ATOMIC_MODE"), arena.allocateFrom("cpu")),
                     "ucp_config_modify(ATOMIC_MODE=cpu)");
+                if (netDevices != null)
+                {
+                    check((int)u.configModify.invokeExact(config, arena.allocateFrom("NET_DEVICES"), arena.allocateFrom(netDevices)),
+                        "ucp_config_modify(NET_DEVICES=" + netDevices + ")");
+                }
                 final MemorySegment params = arena.allocate(Ucp.PARAMS_SIZE, 8);
                 params.set(JAVA_LONG, 0, Ucp.PARAM_FIELD_FEATURES);
                 params.set(JAVA_LONG, Ucp.PARAMS_FEATURES,

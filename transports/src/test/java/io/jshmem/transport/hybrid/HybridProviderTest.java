@@ -4,7 +4,13 @@ import io.jshmem.transport.proxy.ProxyProvider;
 import io.jshmem.transport.ucx.UcxProvider;
 import org.junit.jupiter.api.Test;
 
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.util.Collections;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -34,5 +40,30 @@ class HybridProviderTest
     {
         assertTrue(HybridProvider.AUTO_ORDER < ProxyProvider.AUTO_ORDER, "ahead of the proxy, which stays for the peers hybrid cannot reach");
         assertTrue(HybridProvider.AUTO_ORDER > UcxProvider.RDMA_AUTO_ORDER, "behind UCX where an RDMA device lists it");
+    }
+
+    /** Hybrid's UCX half takes the bootstrap's interface, unless the user named devices, RDMA is there, or it is loopback. */
+    @Test
+    void ucxUsesTheBootstrapsInterface() throws Exception
+    {
+        final InetAddress loopback = InetAddress.getLoopbackAddress();
+        assertNull(HybridProvider.netDevices(null, 0, loopback), "one machine: UCX's own choice");
+        assertNull(HybridProvider.netDevices(null, 0, null));
+        int checked = 0;
+        for (final NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces()))
+        {
+            for (final InetAddress a : Collections.list(nic.getInetAddresses()))
+            {
+                if (!a.isLoopbackAddress())
+                {
+                    assertEquals(nic.getName(), HybridProvider.netDevices(null, 0, a), a.toString());
+                    assertNull(HybridProvider.netDevices("ib0", 0, a), "UCX_NET_DEVICES set: the user's choice");
+                    assertNull(HybridProvider.netDevices(null, 1, a), "an RDMA device: UCX's own choice");
+                    checked++;
+                }
+            }
+        }
+        assertNull(HybridProvider.netDevices(null, 0, InetAddress.getByName("192.0.2.7")), "an address no interface has");
+        System.out.println("HybridProviderTest: checked " + checked + " interface address(es)");
     }
 }
