@@ -9,10 +9,6 @@ import io.jshmem.transport.proxy.ProxyTransport;
 import io.jshmem.transport.ucx.UcxProvider;
 import io.jshmem.transport.ucx.UcxTransport;
 
-import java.net.InetAddress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
-
 /**
  * {@code hybrid}: the proxy and UCX to the same peers, chosen per operation ({@link HybridTransport}); needs what the
  * {@code ucx} transport needs. In {@code SHMEM_TRANSPORT=auto} it comes ahead of the proxy where the machines have cores
@@ -78,40 +74,10 @@ public final class HybridProvider implements TransportProvider
         return rdmaDevices == 0 && (long)cores >= (long)AUTO_CORES_PER_PE * largestMachinePes;
     }
 
-    /**
-     * The network device hybrid's UCX half uses where the user named none: over tcp (no RDMA device), the interface of
-     * the bootstrap's address, the one the proxy listens on and the job already reached every host through. UCX alone
-     * would use every interface, and on hosts with a bridge of the same address everywhere (docker0's 172.17.0.1) it may
-     * dial that instead of the peer. Null (UCX's own choice) where {@code UCX_NET_DEVICES} is set, an RDMA device is
-     * present, or the address is a loopback one (one machine).
-     *
-     * @param userDevices  {@code UCX_NET_DEVICES}, or null.
-     * @param rdmaDevices  the RDMA devices the kernel lists.
-     * @param address      the bootstrap's address.
-     * @return the device, or null.
-     */
-    static String netDevices(final String userDevices, final int rdmaDevices, final InetAddress address)
-    {
-        if (userDevices != null || rdmaDevices > 0 || address == null || address.isLoopbackAddress())
-        {
-            return null;
-        }
-        try
-        {
-            final NetworkInterface nic = NetworkInterface.getByInetAddress(address);
-            return nic == null ? null : nic.getName();
-        }
-        catch (final SocketException ex)
-        {
-            return null;
-        }
-    }
-
     @Override
     public Transport create(final TransportSetup setup)
     {
-        final String devices = netDevices(System.getenv("UCX_NET_DEVICES"), UcxProvider.rdmaDevices(), setup.bootstrap().address());
-        final UcxTransport u = (UcxTransport)ucx.create(setup, devices);
+        final UcxTransport u = (UcxTransport)ucx.create(setup);
         try
         {
             return new HybridTransport((ProxyTransport)proxy.create(setup), u, setup.bootstrap().size());

@@ -9,6 +9,9 @@ import io.jshmem.transport.TransportSetup;
 import io.jshmem.transport.proxy.ProxyProvider;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -18,7 +21,8 @@ import java.util.stream.Stream;
  * one line naming libucp and the Debian package, where the library is absent or older than UCX 1.13. In
  * {@code SHMEM_TRANSPORT=auto} it comes ahead of the proxy where the node has an RDMA device
  * ({@code /sys/class/infiniband}: InfiniBand, RoCE, EFA) and is left out otherwise: over tcp the proxy's
- * rate and bandwidth win and the latency rows are measured side by side in docs/transports.md.
+ * rate and bandwidth win and the latency rows are measured side by side in docs/transports.md. Over tcp, unless
+ * {@code UCX_NET_DEVICES} is set, the worker uses the bootstrap's network interface ({@link #netDevices}).
  */
 public final class UcxProvider implements TransportProvider
 {
@@ -88,18 +92,38 @@ public final class UcxProvider implements TransportProvider
     @Override
     public Transport create(final TransportSetup setup)
     {
-        return create(setup, null);
+        final String devices = netDevices(System.getenv("UCX_NET_DEVICES"), rdmaDevices(), setup.bootstrap().address());
+        return new UcxTransport(setup.bootstrap(), setup.heap().dataSegment(), settings(setup.config(), setup).withNetDevices(devices),
+            setup.idle());
     }
 
     /**
-     * @param setup      what the transports of this PE are made from.
-     * @param netDevices UCX's network devices for this worker, or null for UCX's own choice.
-     * @return the transport, not yet connected.
+     * The network device the worker uses where the user named none: over tcp (no RDMA device), the interface of the
+     * bootstrap's address, the one the proxy listens on and through which the job already reached every host. UCX alone
+     * would use every interface, and on hosts with a bridge of the same address everywhere (docker0's 172.17.0.1) it can
+     * dial that instead of the peer. Null (UCX's own choice) where {@code UCX_NET_DEVICES} is set, an RDMA device is
+     * present (UCX picks its fabric), or the address is a loopback one (one machine).
+     *
+     * @param userDevices {@code UCX_NET_DEVICES}, or null.
+     * @param rdmaDevices the RDMA devices the kernel lists.
+     * @param address     the bootstrap's address.
+     * @return the device, or null.
      */
-    public Transport create(final TransportSetup setup, final String netDevices)
+    public static String netDevices(final String userDevices, final int rdmaDevices, final InetAddress address)
     {
-        return new UcxTransport(setup.bootstrap(), setup.heap().dataSegment(), settings(setup.config(), setup).withNetDevices(netDevices),
-            setup.idle());
+        if (userDevices != null || rdmaDevices > 0 || address == null || address.isLoopbackAddress())
+        {
+            return null;
+        }
+        try
+        {
+            final NetworkInterface nic = NetworkInterface.getByInetAddress(address);
+            return nic == null ? null : nic.getName();
+        }
+        catch (final SocketException ex)
+        {
+            return null;
+        }
     }
 
     static UcxTransport.Settings settings(final ShmemConfig config, final TransportSetup setup)

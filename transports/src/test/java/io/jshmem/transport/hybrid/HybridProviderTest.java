@@ -42,13 +42,13 @@ class HybridProviderTest
         assertTrue(HybridProvider.AUTO_ORDER > UcxProvider.RDMA_AUTO_ORDER, "behind UCX where an RDMA device lists it");
     }
 
-    /** Hybrid's UCX half takes the bootstrap's interface, unless the user named devices, RDMA is there, or it is loopback. */
+    /** UCX (alone or as hybrid's half) takes the bootstrap's interface, unless the user named devices, RDMA is there, or it is loopback. */
     @Test
     void ucxUsesTheBootstrapsInterface() throws Exception
     {
         final InetAddress loopback = InetAddress.getLoopbackAddress();
-        assertNull(HybridProvider.netDevices(null, 0, loopback), "one machine: UCX's own choice");
-        assertNull(HybridProvider.netDevices(null, 0, null));
+        assertNull(UcxProvider.netDevices(null, 0, loopback), "one machine: UCX's own choice");
+        assertNull(UcxProvider.netDevices(null, 0, null));
         int checked = 0;
         for (final NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces()))
         {
@@ -56,14 +56,14 @@ class HybridProviderTest
             {
                 if (!a.isLoopbackAddress())
                 {
-                    assertEquals(nic.getName(), HybridProvider.netDevices(null, 0, a), a.toString());
-                    assertNull(HybridProvider.netDevices("ib0", 0, a), "UCX_NET_DEVICES set: the user's choice");
-                    assertNull(HybridProvider.netDevices(null, 1, a), "an RDMA device: UCX's own choice");
+                    assertEquals(nic.getName(), UcxProvider.netDevices(null, 0, a), a.toString());
+                    assertNull(UcxProvider.netDevices("ib0", 0, a), "UCX_NET_DEVICES set: the user's choice");
+                    assertNull(UcxProvider.netDevices(null, 1, a), "an RDMA device: UCX's own choice");
                     checked++;
                 }
             }
         }
-        assertNull(HybridProvider.netDevices(null, 0, InetAddress.getByName("192.0.2.7")), "an address no interface has");
+        assertNull(UcxProvider.netDevices(null, 0, InetAddress.getByName("192.0.2.7")), "an address no interface has");
         System.out.println("HybridProviderTest: checked " + checked + " interface address(es)");
     }
 }
