@@ -10,7 +10,8 @@ import java.util.Locale;
  * barrier returned: the local phases run between the two); after the exchange, how long zeroing the histogram, the local
  * sort and the iteration's last barrier took (the rest of ISx's TOTAL); per destination, how long its
  * fetch-add took and when it returned. Recorded in arrays during the run and printed to standard error once the job is
- * over, so the timed phases pay two clock reads per step and nothing else. {@code benchmarks/plot/isx_exchange.py}
+ * over, so the timed phases pay two clock reads per step and nothing else. Without {@code --trace-exchange} ISx holds
+ * {@link #OFF}, whose calls do nothing. {@code benchmarks/plot/isx_exchange.py}
  * summarises the lines of a job.
  * <pre>
  *   EXCHANGE pe P it I start NS exchange US quiet US barrier US began NS zero US sort US last US
@@ -19,6 +20,10 @@ import java.util.Locale;
  */
 final class ExchangeTrace
 {
+    /** The trace of a run without {@code --trace-exchange}: records and prints nothing. */
+    static final ExchangeTrace OFF = new ExchangeTrace(0, 1, 0, false);
+
+    private final boolean on;
     private final int me;
     private final int n;
     private final long[] began;
@@ -36,6 +41,12 @@ final class ExchangeTrace
 
     ExchangeTrace(final int me, final int n, final int rounds)
     {
+        this(me, n, rounds, true);
+    }
+
+    private ExchangeTrace(final int me, final int n, final int rounds, final boolean on)
+    {
+        this.on = on;
         this.me = me;
         this.n = n;
         this.began = new long[rounds];
@@ -51,21 +62,45 @@ final class ExchangeTrace
         this.faddEnd = new long[rounds * (n - 1)];
     }
 
+    /** @return whether this run traces (ISx's extra quiet before the barrier after the exchange is the trace's). */
+    boolean on()
+    {
+        return on;
+    }
+
+    /** @return the clock, or 0 when not tracing: the start of a fetch-add for {@link #fetchAdd}. */
+    long now()
+    {
+        return on ? System.nanoTime() : 0;
+    }
+
+    private void stamp(final long[] at)
+    {
+        if (on)
+        {
+            at[iteration] = System.nanoTime();
+        }
+    }
+
     /** Iteration {@code it}'s first barrier returned. */
     void began(final int it)
     {
         iteration = it;
-        began[it] = System.nanoTime();
+        stamp(began);
     }
 
     void start()
     {
-        start[iteration] = System.nanoTime();
+        stamp(start);
     }
 
     /** A remote reservation: the fetch-add of step {@code step} (1 to n - 1) to {@code pe} began at {@code begin} and returned now. */
     void fetchAdd(final int step, final int pe, final long begin)
     {
+        if (!on)
+        {
+            return;
+        }
         final long now = System.nanoTime();
         final int at = iteration * (n - 1) + step - 1;
         target[at] = pe;
@@ -75,39 +110,43 @@ final class ExchangeTrace
 
     void exchanged()
     {
-        exchanged[iteration] = System.nanoTime();
+        stamp(exchanged);
     }
 
     void quieted()
     {
-        quieted[iteration] = System.nanoTime();
+        stamp(quieted);
     }
 
     void done()
     {
-        done[iteration] = System.nanoTime();
+        stamp(done);
     }
 
     /** The histogram is zeroed (after {@link #done}). */
     void zeroed()
     {
-        zeroed[iteration] = System.nanoTime();
+        stamp(zeroed);
     }
 
     /** The local sort is over. */
     void sorted()
     {
-        sorted[iteration] = System.nanoTime();
+        stamp(sorted);
     }
 
     /** The iteration's last barrier returned (ISx's TOTAL stops). */
     void ended()
     {
-        ended[iteration] = System.nanoTime();
+        stamp(ended);
     }
 
     void print(final PrintStream err)
     {
+        if (!on)
+        {
+            return;
+        }
         final StringBuilder b = new StringBuilder();
         for (int it = 0; it < start.length; it++)
         {

@@ -139,7 +139,7 @@ public final class Isx
         Timers timers = new Timers(params.iterations());
         boolean jobPassed = false;
         final int rounds = params.iterations() + IsxParams.BURN_IN;
-        final ExchangeTrace trace = params.traceExchange() ? new ExchangeTrace(me, n, rounds) : null;
+        final ExchangeTrace trace = params.traceExchange() ? new ExchangeTrace(me, n, rounds) : ExchangeTrace.OFF;
         for (int i = 0; i < rounds; i++)
         {
             if (i == IsxParams.BURN_IN)
@@ -147,10 +147,7 @@ public final class Isx
                 timers = new Timers(params.iterations());
             }
             shmem.barrierAll();
-            if (trace != null)
-            {
-                trace.began(i);
-            }
+            trace.began(i);
             timers.start(Phase.TOTAL);
 
             timers.start(Phase.MAKE_INPUT);
@@ -172,47 +169,32 @@ public final class Isx
 
             timers.start(Phase.ATA_KEYS);
             final List<String> refused = new ArrayList<>();
-            if (trace != null)
-            {
-                trace.start();
-            }
+            trace.start();
             final long sent = exchange(shmem, receiveOffset, received, bucketed, sendOffsets, sizes, refused, trace);
-            if (trace != null)
+            trace.exchanged();
+            if (trace.on())
             {
-                trace.exchanged();
                 shmem.quiet(); // the barrier's own quiet then finds nothing: the split costs no extra message
-                trace.quieted();
             }
+            trace.quieted();
             shmem.barrierAll(); // completes every PE's puts (ISx's BARRIER_ATA)
             timers.stop(Phase.ATA_KEYS);
-            if (trace != null)
-            {
-                trace.done();
-            }
+            trace.done();
             timers.count(sent);
 
             final long offset = receiveOffset.getLocal(0);
             final int bucketSize = (int)Math.min(offset, layout.capacity());
             final int minKey = layout.minKey(me);
             counts.zero(); // outside the phase, as in ISx
-            if (trace != null)
-            {
-                trace.zeroed();
-            }
+            trace.zeroed();
             timers.start(Phase.LOCAL_SORT);
             Buckets.countLocalKeys(received.segment(), bucketSize, minKey, counts.counts());
             timers.stop(Phase.LOCAL_SORT);
-            if (trace != null)
-            {
-                trace.sorted();
-            }
+            trace.sorted();
 
             shmem.barrierAll();
             timers.stop(Phase.TOTAL);
-            if (trace != null)
-            {
-                trace.ended();
-            }
+            trace.ended();
 
             if (i == params.iterations())
             {
@@ -240,10 +222,7 @@ public final class Isx
             shmem.barrierAll();
         }
         report(shmem, params, layout, timers, mine, everyPe, out);
-        if (trace != null)
-        {
-            trace.print(System.err);
-        }
+        trace.print(System.err);
         if (me == 0)
         {
             out.println(verdictLine(layout, verdict, jobPassed));
@@ -256,7 +235,7 @@ public final class Isx
      * Sends each bucket to its PE: a fetch-add on the destination's receive offset reserves room, a put fills it
      * (this PE's own bucket: a fetch-add on itself and a local copy), destinations in round-robin order from this
      * PE. A reservation past the destination's buffer is refused and noted, nothing is written. With {@code trace}
-     * (null: none) each fetch-add's time is recorded.
+     * ({@link ExchangeTrace#OFF}: none) each fetch-add's time is recorded.
      *
      * @return keys sent to other PEs.
      */
@@ -280,12 +259,9 @@ public final class Isx
         {
             final int target = (me + i) % n;
             final int size = sizes[target];
-            final long begin = trace == null ? 0 : System.nanoTime();
+            final long begin = trace.now();
             final long at = shmem.atomicFetchAdd(receiveOffset, 0, size, target);
-            if (trace != null)
-            {
-                trace.fetchAdd(i, target, begin);
-            }
+            trace.fetchAdd(i, target, begin);
             if (at + size > capacity)
             {
                 refused.add(refusal(me, n, target, at, size, capacity));

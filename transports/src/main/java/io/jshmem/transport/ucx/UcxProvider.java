@@ -92,9 +92,7 @@ public final class UcxProvider implements TransportProvider
     @Override
     public Transport create(final TransportSetup setup)
     {
-        final String devices = netDevices(System.getenv("UCX_NET_DEVICES"), rdmaDevices(), setup.bootstrap().address());
-        return new UcxTransport(setup.bootstrap(), setup.heap().dataSegment(), settings(setup.config(), setup).withNetDevices(devices),
-            setup.idle());
+        return new UcxTransport(setup.bootstrap(), setup.heap().dataSegment(), settings(setup.config(), setup), setup.idle());
     }
 
     /**
@@ -129,6 +127,7 @@ public final class UcxProvider implements TransportProvider
     static UcxTransport.Settings settings(final ShmemConfig config, final TransportSetup setup)
     {
         return new UcxTransport.Settings(config.get(ShmemOptions.UCX_LIBRARY), config.get(ShmemOptions.UCX_SPIN_NS), config.get(ShmemOptions.UCX_HANDOFF_NS),
-            config.get(ShmemOptions.BOOTSTRAP_TIMEOUT_NS), setup.log());
+            config.get(ShmemOptions.BOOTSTRAP_TIMEOUT_NS), setup.log(),
+            netDevices(System.getenv("UCX_NET_DEVICES"), rdmaDevices(), setup.bootstrap().address()));
     }
 }

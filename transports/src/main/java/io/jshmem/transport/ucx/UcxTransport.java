@@ -81,12 +81,6 @@ public final class UcxTransport implements Transport
         {
             this(library, spinNs, handoffNs, connectTimeoutNs, log, null);
         }
-
-        /** @return these settings with UCX's network devices set to {@code devices}. */
-        public Settings withNetDevices(final String devices)
-        {
-            return new Settings(library, spinNs, handoffNs, connectTimeoutNs, log, devices);
-        }
     }
 
     /** The active message that carries a signal update: header {offset, value, op}, no data. */
