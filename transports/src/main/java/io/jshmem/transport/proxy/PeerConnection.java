@@ -85,6 +85,8 @@ final class PeerConnection
     /** {@link ProxyTrace} only: a blocking request's post time until written; the write; the last read with data; a served request's read. */
     long tracePostNs;
     long traceWrittenNs;
+    /** ProxyTrace: the oldest post framed onto this connection and not yet written, else 0. */
+    long traceAnyPostNs;
     long traceReadNs;
     long traceServeNs;
 

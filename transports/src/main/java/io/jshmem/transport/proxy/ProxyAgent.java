@@ -182,6 +182,7 @@ final class ProxyAgent implements Agent
                 Thread.yield();
             }
         }
+        final long heldFrom = ProxyTrace.ON ? System.nanoTime() : 0;
         try
         {
             agentWants = false;
@@ -217,6 +218,10 @@ final class ProxyAgent implements Agent
         }
         finally
         {
+            if (ProxyTrace.ON)
+            {
+                trace.sample(ProxyTrace.AGENT_HOLD, System.nanoTime() - heldFrom);
+            }
             lock.unlock();
         }
     }
@@ -239,8 +244,13 @@ final class ProxyAgent implements Agent
         callerNs = System.nanoTime(); // the agent stands aside while callers poll
         if (agentWants || !lock.tryLock())
         {
+            if (ProxyTrace.ON)
+            {
+                trace.count(ProxyTrace.CALLER_LOCKED_OUT);
+            }
             return 0;
         }
+        final long heldFrom = ProxyTrace.ON ? System.nanoTime() : 0;
         try
         {
             if (stopped)
@@ -283,6 +293,10 @@ final class ProxyAgent implements Agent
         }
         finally
         {
+            if (ProxyTrace.ON)
+            {
+                trace.sample(ProxyTrace.CALLER_HOLD, System.nanoTime() - heldFrom);
+            }
             lock.unlock();
         }
     }
@@ -401,6 +415,11 @@ final class ProxyAgent implements Agent
     {
         final long t = System.nanoTime();
         trace.count(ProxyTrace.WRITE);
+        if (!c.inbound && c.traceAnyPostNs != 0)
+        {
+            trace.sample(ProxyTrace.ANY_POST_TO_WRITTEN, t - c.traceAnyPostNs);
+            c.traceAnyPostNs = 0;
+        }
         if (!c.inbound && c.tracePostNs != 0)
         {
             trace.sample(ProxyTrace.POST_TO_WRITTEN, t - c.tracePostNs);
@@ -568,6 +587,10 @@ final class ProxyAgent implements Agent
         if (ProxyTrace.ON && cost > frameBytes && c.tracePostNs == 0)
         {
             c.tracePostNs = trace.postNs; // a blocking get or fetching atomic (it asks for a reply)
+        }
+        if (ProxyTrace.ON && c.traceAnyPostNs == 0)
+        {
+            c.traceAnyPostNs = trace.takePending();
         }
         armTimer();
         return true;

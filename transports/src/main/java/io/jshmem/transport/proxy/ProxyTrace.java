@@ -20,8 +20,12 @@ final class ProxyTrace
     static final int REPLY_TO_DONE = 2;
     static final int ROUND_TRIP = 3;
     static final int SERVE = 4;
+    static final int ANY_POST_TO_WRITTEN = 5;
+    static final int AGENT_HOLD = 6;
+    static final int CALLER_HOLD = 7;
     private static final String[] STAGES = {"post->request written", "written->reply read", "reply read->waiter done",
-        "round trip (post->done)", "target: request read->reply written"};
+        "round trip (post->done)", "target: request read->reply written", "any command: post->written",
+        "agent thread's duty cycle (lock held)", "caller's duty cycle (lock held)"};
 
     static final int READ_DATA = 0;
     static final int READ_EMPTY = 1;
@@ -35,31 +39,58 @@ final class ProxyTrace
     static final int SERVED_BY_CALLER = 9;
     static final int SERVED_BY_AGENT = 10;
     static final int ROUND_TRIPS = 11;
+    static final int CALLER_LOCKED_OUT = 12;
     private static final String[] COUNTERS = {"reads with data", "empty reads", "writes", "wake-ups posted", "selects",
         "requests sent by caller", "by agent", "replies read by caller", "by agent", "requests served by caller", "by agent",
-        "round trips"};
+        "round trips", "caller polls that found the lock taken"};
 
     private static final int MAX = 1 << 16;
     private final long[][] samples = new long[STAGES.length][MAX];
     private final int[] sampleCount = new int[STAGES.length];
+    private final long[] sampleTotal = new long[STAGES.length];
+    private final long[] overOneMs = new long[STAGES.length];
     private final long[] counters = new long[COUNTERS.length];
     /** The last blocking request's post time (its API thread). */
     volatile long postNs;
     /** When the last reply read arrived (for the waiter). */
     volatile long replyNs;
+    /** The oldest post not yet framed onto a connection (any command: puts, signals, requests), else 0. */
+    volatile long pendingNs;
+
+    /** A command was posted (any API thread): stamps it unless an older one is still pending. */
+    void committed()
+    {
+        if (pendingNs == 0)
+        {
+            pendingNs = System.nanoTime();
+        }
+    }
+
+    /** @return the oldest pending post's time, now taken by the connection it is framed onto (duty cycle). */
+    long takePending()
+    {
+        final long t = pendingNs;
+        pendingNs = 0;
+        return t;
+    }
 
     void post()
     {
         postNs = System.nanoTime();
     }
 
+    /** Keeps the last {@link #MAX} samples of each stage (the job's steady end); counts every one, and those over 1 ms. */
     synchronized void sample(final int stage, final long ns)
     {
-        final int i = sampleCount[stage];
-        if (i < MAX && ns >= 0)
+        if (ns >= 0)
         {
-            samples[stage][i] = ns;
-            sampleCount[stage] = i + 1;
+            samples[stage][(int)(sampleTotal[stage] % MAX)] = ns;
+            sampleTotal[stage]++;
+            if (ns > 1_000_000L)
+            {
+                overOneMs[stage]++;
+            }
+            sampleCount[stage] = (int)Math.min(MAX, sampleTotal[stage]);
         }
     }
 
@@ -79,7 +110,7 @@ final class ProxyTrace
 
     synchronized String report(final String prefix)
     {
-        final StringBuilder b = new StringBuilder(prefix).append("proxy trace (median/p90 us, samples):");
+        final StringBuilder b = new StringBuilder(prefix).append("proxy trace (median/p90/p99/max us of the last 65536, samples, over 1 ms):");
         for (int s = 0; s < STAGES.length; s++)
         {
             final int n = sampleCount[s];
@@ -89,7 +120,8 @@ final class ProxyTrace
             }
             final long[] v = Arrays.copyOf(samples[s], n);
             Arrays.sort(v);
-            b.append(String.format("%n  %-40s %8.2f %8.2f %7d", STAGES[s], v[n / 2] / 1e3, v[n * 9 / 10] / 1e3, n));
+            b.append(String.format("%n  %-40s %8.2f %8.2f %8.2f %9.2f %9d %6d", STAGES[s], v[n / 2] / 1e3, v[n * 9 / 10] / 1e3,
+                v[(int)(n * 99L / 100)] / 1e3, v[n - 1] / 1e3, sampleTotal[s], overOneMs[s]));
         }
         b.append(String.format("%n  counts:"));
         for (int c = 0; c < COUNTERS.length; c++)

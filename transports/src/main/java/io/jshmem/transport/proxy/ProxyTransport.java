@@ -502,6 +502,10 @@ public final class ProxyTransport implements Transport
      */
     private void commit(final long frame, final int frameBytes, final int pe, final ProxyContext ctx, final boolean callerSends)
     {
+        if (ProxyTrace.ON)
+        {
+            agent.trace.committed();
+        }
         ring.commit(frame - Frames.LOCAL, KIND_COMMAND, Frames.LOCAL + frameBytes);
         ctx.issued.incrementAndGet(pe);
         if ((!callerSends || agent.busy()) && agent.sleeping != ProxyAgent.AWAKE)

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Summarises schedstat_sample.py's file: per process kind (java, native) and kind of thread, the threads' time on a CPU
+and time runnable but waiting for one (the run queue), over a window of the samples.
+
+usage: schedstat_report.py FILE [FROM TO | --tail SECONDS | --tail half]
+
+Without a window: each thread's whole sampled life. FROM TO: seconds since the sampler started. --tail S: the S seconds
+that end 0.2 s before the last sample (a job's steady end); --tail half: the second half of the samples' span. A PE's
+busiest thread (its main thread in a JVM, the process in C) is named so; other thread names have their digits folded
+(GC Thread#3 -> GC Thread##).
+"""
+import re
+import statistics
+import sys
+from collections import defaultdict
+
+
+def window(path, args):
+    if not args:
+        return float("-inf"), float("inf")
+    if args[0] != "--tail":
+        return float(args[0]), float(args[1])
+    with open(path) as f:
+        times = [float(line.split()[0]) for line in f if line.strip()]
+    if not times:
+        return float("-inf"), float("inf")
+    if args[1] == "half":
+        return (min(times) + max(times)) / 2, max(times)
+    hi = max(times) - 0.2
+    return hi - float(args[1]), hi
+
+
+def main():
+    if len(sys.argv) not in (2, 4):
+        sys.exit(__doc__)
+    path = sys.argv[1]
+    lo, hi = window(path, sys.argv[2:])
+    first, last = {}, {}
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) != 8:
+                continue
+            t = float(parts[0])
+            if t < lo or t > hi:
+                continue
+            key = (parts[1], parts[2], parts[3], parts[4])
+            v = (t, int(parts[5]), int(parts[6]), int(parts[7]))
+            first.setdefault(key, v)
+            last[key] = v
+    if not first:
+        sys.exit(f"{path}: no samples in the window")
+    busiest = {}  # pid -> (tid, CPU ns) of its busiest thread
+    for key, a in first.items():
+        cpu = last[key][1] - a[1]
+        if key[0] not in busiest or cpu > busiest[key[0]][1]:
+            busiest[key[0]] = (key[1], cpu)
+    groups = defaultdict(list)
+    for key, a in first.items():
+        b = last[key]
+        pid, tid, kind, name = key
+        cls = "PE's busiest thread" if busiest[pid][0] == tid else re.sub(r"\d+", "#", name)
+        groups[(kind, cls)].append((b[1] - a[1], b[2] - a[2], b[3] - a[3]))
+    span = max(v[0] for v in last.values()) - min(v[0] for v in first.values())
+    print(f"window: {max(lo, min(v[0] for v in first.values())):.1f}-{min(hi, max(v[0] for v in last.values())):.1f} s "
+          f"({span:.1f} s), {len(busiest)} processes")
+    print()
+    print("| process | thread | threads | on a core, s | waiting for a core, s | waiting per thread, ms: median / max "
+          "| wait per timeslice, µs |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for (kind, cls), rows in sorted(groups.items(), key=lambda kv: -sum(r[0] for r in kv[1])):
+        cpu = sum(r[0] for r in rows) / 1e9
+        wait = sum(r[1] for r in rows) / 1e9
+        if cpu < 0.01 and wait < 0.01:
+            continue
+        waits = [r[1] / 1e6 for r in rows]
+        slices = sum(r[2] for r in rows)
+        per_slice = f"{wait * 1e6 / slices:.0f}" if slices else "–"
+        print(f"| {kind} | {cls} | {len(rows)} | {cpu:.2f} | {wait:.3f} | {statistics.median(waits):.2f} / "
+              f"{max(waits):.2f} | {per_slice} |")
+
+
+if __name__ == "__main__":
+    main()
