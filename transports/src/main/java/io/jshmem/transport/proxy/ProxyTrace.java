@@ -8,8 +8,12 @@ import java.util.Arrays;
  * compile away. Per PE it samples, for blocking gets and fetching atomics (the requester): post to the write that
  * carried the request, that write to the reply's read, the reply's read to the waiter seeing it, and the whole round
  * trip; for the peers' requests it serves (the target): the read that brought the request to the write that carried
- * the reply; and it counts system calls (reads with and without data, writes, wake-ups, selects). The medians are printed
- * on stderr when the proxy closes. Agent-lock holders only (the duty cycle), apart from {@link #post} and {@link #done}.
+ * the reply; for every command, its post to the write that carried it; how long each duty cycle held the agent's lock,
+ * on the agent thread and on callers (a cycle the kernel descheduled shows as a long hold); and it counts system calls
+ * (reads with and without data, writes, wake-ups, selects) and callers' polls that found the lock taken. Each stage keeps
+ * its last 65,536 samples; their median, p90, p99 and maximum, the count and those over 1 ms are printed on stderr when
+ * the proxy closes. Agent-lock holders only (the duty cycle), apart from {@link #post}, {@link #done}, {@link #committed}
+ * and the count of polls locked out (its methods are synchronized).
  */
 final class ProxyTrace
 {
