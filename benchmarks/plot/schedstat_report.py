@@ -5,8 +5,9 @@ and time runnable but waiting for one (the run queue), over a window of the samp
 usage: schedstat_report.py FILE [FROM TO | --tail SECONDS | --tail half]
 
 Without a window: each thread's whole sampled life. FROM TO: seconds since the sampler started. --tail S: the S seconds
-that end 0.2 s before the last sample (a job's steady end); --tail half: the second half of the samples' span. A PE's
-busiest thread (its main thread in a JVM, the process in C) is named so; other thread names have their digits folded
+that end 0.2 s before the last sample (a job's steady end); --tail half: the second half of the samples' span (all of
+it when that half holds fewer than 3 samples). A PE's main thread (in a JVM the thread named java that is not the
+process's first; in C the process's first thread) is named so; other thread names have their digits folded
 (GC Thread#3 -> GC Thread##).
 """
 import re
@@ -25,9 +26,22 @@ def window(path, args):
     if not times:
         return float("-inf"), float("inf")
     if args[1] == "half":
-        return (min(times) + max(times)) / 2, max(times)
+        mid = (min(times) + max(times)) / 2
+        if len({t for t in times if t >= mid}) < 3:
+            return float("-inf"), float("inf")  # a job too short for its second half to hold 3 samples: its whole life
+        return mid, max(times)
     hi = max(times) - 0.2
     return hi - float(args[1]), hi
+
+
+def thread_kind(pid, tid, kind, name):
+    """A PE's main thread: in a JVM the one the launcher starts the program on (named java, not the process's first
+    thread, which only waits for it); in C the process's first thread. Other names have their digits folded."""
+    if kind == "java" and name == "java":
+        return "launcher's thread" if tid == pid else "PE main thread"
+    if kind == "native" and tid == pid:
+        return "PE main thread"
+    return re.sub(r"\d+", "#", name)
 
 
 def main():
@@ -50,20 +64,14 @@ def main():
             last[key] = v
     if not first:
         sys.exit(f"{path}: no samples in the window")
-    busiest = {}  # pid -> (tid, CPU ns) of its busiest thread
-    for key, a in first.items():
-        cpu = last[key][1] - a[1]
-        if key[0] not in busiest or cpu > busiest[key[0]][1]:
-            busiest[key[0]] = (key[1], cpu)
     groups = defaultdict(list)
     for key, a in first.items():
         b = last[key]
         pid, tid, kind, name = key
-        cls = "PE's busiest thread" if busiest[pid][0] == tid else re.sub(r"\d+", "#", name)
-        groups[(kind, cls)].append((b[1] - a[1], b[2] - a[2], b[3] - a[3]))
+        groups[(kind, thread_kind(pid, tid, kind, name))].append((b[1] - a[1], b[2] - a[2], b[3] - a[3]))
     span = max(v[0] for v in last.values()) - min(v[0] for v in first.values())
     print(f"window: {max(lo, min(v[0] for v in first.values())):.1f}-{min(hi, max(v[0] for v in last.values())):.1f} s "
-          f"({span:.1f} s), {len(busiest)} processes")
+          f"({span:.1f} s), {len(set(k[0] for k in first))} processes")
     print()
     print("| process | thread | threads | on a core, s | waiting for a core, s | waiting per thread, ms: median / max "
           "| wait per timeslice, µs |")

@@ -4,8 +4,8 @@
 usage: schedstat_sample.py OUT STOPFILE [INTERVAL_S]
 
 Every INTERVAL_S (default 0.2) it reads /proc/PID/task/TID/schedstat (time on a CPU, time runnable but waiting for
-one, timeslices) of every thread of every process that is a jshmem PE JVM (its command line names io.jshmem) or a
-native ISx/benchmark PE (its name is isx, shmem_coll or shmem_scale), and appends one line per thread:
+one, timeslices) of every thread of every process that is a jshmem PE JVM (a java process whose command line names
+io.jshmem, not the launcher's) or a native ISx/benchmark PE (its name is isx, shmem_coll or shmem_scale), and appends one line per thread:
 "SECONDS PID TID KIND THREAD_NAME CPU_NS WAIT_NS SLICES". It stops when STOPFILE exists. schedstat_report.py
 summarises the file.
 """
@@ -19,6 +19,8 @@ NATIVE = {"isx", "shmem_coll", "shmem_scale"}
 def kind_of(pid, comm):
     if comm in NATIVE:
         return "native"
+    if comm != "java":  # a JVM's process is named after its launcher; shells and timeout(1) may carry the same words
+        return None
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
             cmd = f.read()

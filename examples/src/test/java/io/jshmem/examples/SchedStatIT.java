@@ -56,7 +56,7 @@ class SchedStatIT
         final String table = new String(report.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(report.waitFor(30, TimeUnit.SECONDS));
         assertEquals(0, report.exitValue(), table);
-        final String main = table.lines().filter(l -> l.startsWith("| java | PE's busiest thread | 2 | ")).findFirst()
+        final String main = table.lines().filter(l -> l.startsWith("| java | PE main thread | 2 | ")).findFirst()
             .orElseThrow(() -> new AssertionError("no row for the PEs' main threads:\n" + table));
         assertTrue(Double.parseDouble(main.split("\\|")[4].strip()) > 0.1, "the PEs ran on a core: " + main);
         assertTrue(table.contains(", 2 processes"), table);
