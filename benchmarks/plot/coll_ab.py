@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
-"""An A/B of collectives runs: two sets of benchmarks/scale --collectives reports, row by row.
+"""An A/B of collectives runs: two sets of CollectivesBench results, row by row.
 
 usage: coll_ab.py --a FILE [FILE...] --b FILE [FILE...] [--cell K] [--rows]
+       coll_ab.py B.csv A.csv          (the older form: the first file's time over the second's)
 
-Each FILE is a scale-coll-<stamp>.md, or anything that holds its tables (run-bundle's log of such a run). For every row
-(collective, size, N) it takes the K-th number of the cell (default 0: the first jshmem transport's µs; with --native,
-the OSHMEM time is the last number before the ratio), the median over the A files and over the B files, and prints:
+Each FILE is a scale-coll-<stamp>.md, or anything that holds its tables (run-bundle's log of such a run), or a job's
+coll.csv (benchmarks/scale --collectives writes one per job: raw-scale-coll-<stamp>/<side>-<N>/coll.csv); one kind on
+both sides. For every row (collective, size, N) it takes the K-th number of a report's cell (default 0: the first
+jshmem transport's µs; with --native, OSHMEM's is the next number) or a csv's median, the median over the A files and
+over the B files, and prints:
 - per collective and over all rows: how many rows B ran faster, and the median of B / A;
 - the spread within each side: per row the slowest run over the fastest, the median over the rows. A difference
   between the sides smaller than that spread is the jobs' noise, not the change (on the 16-core machine one pair of
   jobs gave a median of 0.81 that three jobs a side brought to 1.00);
 - with --rows, every row.
 """
+import csv
 import re
 import statistics
 import sys
@@ -21,7 +25,10 @@ NUMBER = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?")
 
 
 def parse(path, cell):
-    """{(collective, size, N): µs} from the tables of one report."""
+    """{(collective, size, N): µs} from the tables of one report, or from a job's coll.csv (N unknown there: "-")."""
+    if path.endswith(".csv"):
+        with open(path, newline="") as f:
+            return {(r["benchmark"], r["size"], "-"): float(r["median"]) for r in csv.DictReader(f)}
     rows = {}
     section, columns = None, []
     with open(path, errors="replace") as f:
@@ -45,6 +52,8 @@ def parse(path, cell):
 
 
 def main(argv):
+    if len(argv) == 2 and not any(a.startswith("--") for a in argv):
+        argv = ["--a", argv[1], "--b", argv[0]]  # the older form: B.csv A.csv
     sides, side, cell, show_rows = {"a": [], "b": []}, None, 0, False
     i = 0
     while i < len(argv):
@@ -77,7 +86,8 @@ def main(argv):
                 spread[s].append(max(values) / min(values))
         if med["a"] > 0:
             ratio[k] = (med["b"] / med["a"], med["a"], med["b"])
-    print(f"A: {len(sides['a'])} run(s), B: {len(sides['b'])} run(s), {len(ratio)} rows; cell {cell}")
+    names = {s: ", ".join(paths) if len(paths) <= 4 else f"{len(paths)} runs" for s, paths in sides.items()}
+    print(f"A: {names['a']}; B: {names['b']}; {len(ratio)} rows; cell {cell}")
     print()
     print("| collective | rows | B faster | median B / A |")
     print("|---|---:|---:|---:|")

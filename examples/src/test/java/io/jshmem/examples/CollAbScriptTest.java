@@ -58,4 +58,14 @@ class CollAbScriptTest
         // OSHMEM's column: A 21 and 31, B 23 and 32 -> 1.095 and 1.032
         assertTrue(oshmem.contains("| all rows | 2 | 0 | 1.064 |"), oshmem);
     }
+
+    @Test
+    void readsJobsCollCsvInTheOlderTwoFileForm(@TempDir final Path dir) throws Exception
+    {
+        final Path old = Files.writeString(dir.resolve("old.csv"), "benchmark,size,unit,median,p10\nbroadcast,8,us,10,9\nbroadcast,1024,us,20,18\n");
+        final Path changed = Files.writeString(dir.resolve("new.csv"), "benchmark,size,unit,median,p10\nbroadcast,8,us,5,4\nbroadcast,1024,us,40,38\n");
+        final String out = run(changed.toString(), old.toString()); // the first file's time over the second's
+        assertTrue(out.contains("A: " + old + "; B: " + changed), out);
+        assertTrue(out.contains("| all rows | 2 | 1 | 1.250 |"), out);
+    }
 }
