@@ -127,7 +127,7 @@ def f(x, digits=3):
 
 def side_key(r):
     s = r["side"]
-    return (r["npes"], SIDES_ORDER.index(s) if s in SIDES_ORDER else 99, s)
+    return (r["npes"], SIDES_ORDER.index(s) if s in SIDES_ORDER else 99, s, int(r.get("round", "1") or 1))
 
 
 def side_name(s):
@@ -365,7 +365,8 @@ def jobs_table(jobs, sides):
         if len(err) > 200:
             err = err[:197] + "..."
         status = j["status"] if ok(j) else "**%s**" % j["status"]
-        out.append("| %d | %s | %s | %s | %s | %s | %s |" % (j["npes"], j.get("hosts", "?"), side_name(j["side"]), status,
+        side = side_name(j["side"]) + ("" if j.get("round", "1") == "1" else " (round %s)" % j["round"])
+        out.append("| %d | %s | %s | %s | %s | %s | %s |" % (j["npes"], j.get("hosts", "?"), side, status,
                                                             f(t / 1000) if t else "–", mem_cell(j), err))
     return out
 
@@ -381,13 +382,16 @@ def coll_report(raws, png):
     jsides, native = sides_of(jobs)
     ns = sorted({j["npes"] for j in jobs})
     side_of_n, ratio_side = ratio_sides(dflt, per_n, jsides, ns)
-    # several raw folders (e.g. one run per --only) merge: a (side, N) has the rows of every job of it that ran
-    by, data = {}, {}
+    # several raw folders (e.g. one run per --only) merge: a (side, N) has the rows of every job of it that ran; a row that
+    # several jobs measured (--repeat, or folders of reruns) gets their median
+    by, measured = {}, {}
     for j in jobs:
         key = (j["side"], j["npes"])
         by.setdefault(key, []).append(j)
         if ok(j):
-            data.setdefault(key, {}).update(read_coll_csv(os.path.join(j["dir"], "coll.csv")))
+            for row, v in read_coll_csv(os.path.join(j["dir"], "coll.csv")).items():
+                measured.setdefault(key, {}).setdefault(row, []).append(v)
+    data = {key: {row: statistics.median(vs) for row, vs in rows.items()} for key, rows in measured.items()}
     names = [b for b, _ in COLLECTIVES]
     seen = []
     for d in data.values():
@@ -402,7 +406,8 @@ def coll_report(raws, png):
                  (" / OSHMEM µs" if native else "") +
                  (" · **ratio** jshmem %s ÷ OSHMEM (the transport SHMEM_TRANSPORT unset picks between hosts; bold: at or under 1.0x, "
                   "jshmem as fast or faster)" % ratio_side if ratio_side and native else "") +
-                 ". µs: the median over the repetitions of the slowest PE's mean per call; ✗: the job failed (see Jobs); "
+                 ". µs: the median over the repetitions of the slowest PE's mean per call (and over the jobs, where a side ran several: "
+                 "--repeat); ✗: the job failed (see Jobs); "
                  "–: no such row.")
     lines.append("")
     counts = {}  # (collective, N) -> (at or under, of)
@@ -547,20 +552,36 @@ def parse_isx(path):
     return parse_isx_log(path)
 
 
+def isx_median(rs):
+    """One (side, N)'s jobs as one: each phase's median over the jobs that passed (the latest job where none did), the
+    verdict and key sum where they agree, and TOTAL's range over the good jobs ("spread") where there are several."""
+    good = [r for r in rs if r["good"]]
+    if not good:
+        return rs[-1]
+    rows = {}
+    for phase in {p for r in good for p in r["rows"]}:
+        vals = [r["rows"][phase] for r in good if phase in r["rows"]]
+        rows[phase] = (statistics.median(v[0] for v in vals), statistics.median(v[1] for v in vals))
+    totals = [r["rows"]["TOTAL"][0] for r in good]
+    sums = {r["keysum"] for r in good}
+    return {"job": good[-1]["job"], "rows": rows, "good": True, "verdict": "PASS" if len(good) == 1 else "PASS ×%d" % len(good),
+            "keysum": sums.pop() if len(sums) == 1 else None, "keys": good[-1]["keys"], "jobs": len(rs),
+            "spread": (min(totals), max(totals)) if len(good) > 1 else None}
+
+
 def isx_report(raws, png):
     jobs = mode_jobs(raws)
     dflt, per_n = default_transport(raws)
     jsides, native = sides_of(jobs)
     order = jsides + (["oshmem"] if native else [])
     ns = sorted({j["npes"] for j in jobs})
-    res = {}
-    for j in jobs:  # several raw folders merge: a good job of a (side, N) wins over a failed one, a later one over an earlier
+    runs = {}
+    for j in jobs:
         rows, verdict, keysum, keys = parse_isx(os.path.join(j["dir"], "out.txt"))
-        r = {"job": j, "rows": rows, "verdict": verdict, "keysum": keysum, "keys": keys,
-             "good": ok(j) and verdict == "PASS" and "TOTAL" in rows}
-        key = (j["side"], j["npes"])
-        if key not in res or r["good"] or not res[key]["good"]:
-            res[key] = r
+        runs.setdefault((j["side"], j["npes"]), []).append({"job": j, "rows": rows, "verdict": verdict, "keysum": keysum,
+                                                             "keys": keys, "good": ok(j) and verdict == "PASS" and "TOTAL" in rows})
+    # a (side, N) run several times (--repeat, or several raw folders): each phase's median over the jobs that passed
+    res = {key: isx_median(rs) for key, rs in runs.items()}
     side_of_n, ratio_side = ratio_sides(dflt, per_n, jsides, ns, jsides[0] if jsides else None)
 
     def ms(side, n, phase, col):
@@ -575,7 +596,8 @@ def isx_report(raws, png):
     lines = ["Times in ms per timed iteration (ISx's mean over the timed iterations, after one burn-in): 'avg' = the mean over "
              "the PEs (ISx's 'Average total time (per PE)' for TOTAL), 'slowest' = the PE with the largest mean; ATA_KEYS = "
              "the all-to-all key exchange. ✗: the job failed, timed out, was not run or failed its verification (see Jobs). "
-             "'same keys': both sides' sum of every key after the exchange agree.", ""]
+             "'same keys': both sides' sum of every key after the exchange agree. Where a side ran several jobs of an N "
+             "(--repeat), each value is the median over those that passed, and TOTAL avg gives their range in brackets.", ""]
     head = ["PEs", "hosts", "keys/PE"] + ["%s TOTAL avg" % side_name(s) for s in order]
     if native and ratio_side:
         head += ["jshmem %s ÷ OSHMEM" % ratio_side]
@@ -587,7 +609,10 @@ def isx_report(raws, png):
         hosts = next((r["job"].get("hosts", "?") for (s, m), r in res.items() if m == n), "?")
         keys = sorted({r["keys"] for (s, m), r in res.items() if m == n and r["keys"]})
         cells = [str(n), hosts, "/".join(map(str, keys)) or "–"]
-        cells += [ms(s, n, "TOTAL", 0)[1] for s in order]
+        for s in order:
+            cell = ms(s, n, "TOTAL", 0)[1]
+            spread = res[(s, n)].get("spread") if (s, n) in res else None
+            cells.append(cell + (" (%.1f–%.1f)" % (spread[0] * 1e3, spread[1] * 1e3) if spread else ""))
         if native and ratio_side:
             a, _ = ms(side_of_n[n], n, "TOTAL", 0) if side_of_n.get(n) else (None, "–")
             b, _ = ms("oshmem", n, "TOTAL", 0)
