@@ -15,11 +15,14 @@ over the B files, and prints:
   jobs gave a median of 0.81 that three jobs a side brought to 1.00);
 - with --rows, every row.
 """
-import csv
+import os
 import re
 import statistics
 import sys
 from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scale import read_coll_csv, size_name  # noqa: E402 (this folder, put on sys.path above)
 
 NUMBER = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?")
 
@@ -27,8 +30,7 @@ NUMBER = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?")
 def parse(path, cell):
     """{(collective, size, N): µs} from the tables of one report, or from a job's coll.csv (N unknown there: "-")."""
     if path.endswith(".csv"):
-        with open(path, newline="") as f:
-            return {(r["benchmark"], r["size"], "-"): float(r["median"]) for r in csv.DictReader(f)}
+        return {(bench, size_name(size), "-"): v for (bench, size), v in read_coll_csv(path).items()}
     rows = {}
     section, columns = None, []
     with open(path, errors="replace") as f:

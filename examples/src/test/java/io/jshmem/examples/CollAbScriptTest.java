@@ -3,12 +3,9 @@ package io.jshmem.examples;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -18,27 +15,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CollAbScriptTest
 {
-    private static final Path SCRIPT = Path.of("..", "benchmarks", "plot", "coll_ab.py").toAbsolutePath().normalize();
-
     private static Path report(final Path dir, final String name, final String eightBytes, final String oneKib) throws Exception
     {
         return Files.writeString(dir.resolve(name), String.join("\n",
             "# benchmarks/scale --collectives", "", "### broadcast", "", "| size | N = 16 |", "|---|---:|",
             "| 8 B | " + eightBytes + " |", "| 1 KiB | " + oneKib + " |", "", "### Jobs", "",
             "| PEs | hosts | side | status |", "|---:|---:|---|---|", "| 16 | 2 | jshmem proxy | ok |", ""));
-    }
-
-    private static String run(final String... args) throws Exception
-    {
-        final String[] cmd = new String[args.length + 2];
-        cmd[0] = "python3";
-        cmd[1] = SCRIPT.toString();
-        System.arraycopy(args, 0, cmd, 2, args.length);
-        final Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), out);
-        return out;
     }
 
     @Test
@@ -48,13 +30,13 @@ class CollAbScriptTest
         final String a2 = report(dir, "a2.md", "12.0 / 22 · **0.55x**", "24.0 / 32 · **0.75x**").toString();
         final String b1 = report(dir, "b1.md", "5.0 / 20 · **0.25x**", "40.0 / 30 · 1.33x").toString();
         final String b2 = report(dir, "b2.md", "6.0 / 26 · **0.23x**", "48.0 / 34 · 1.41x").toString();
-        final String out = run("--a", a1, a2, "--b", b1, b2, "--rows");
+        final String out = PlotScript.run("coll_ab.py", "--a", a1, a2, "--b", b1, b2, "--rows");
         // medians: A 11 and 22, B 5.5 and 44 -> 0.5 and 2.0; median 1.25, one row faster
         assertTrue(out.contains("| broadcast | 2 | 1 | 1.250 |"), out);
         assertTrue(out.contains("| all rows | 2 | 1 | 1.250 |"), out);
         assertTrue(out.contains("spread within A (slowest run / fastest, median over rows): 1.20"), out);
         assertTrue(out.contains("| broadcast | 8 B | N = 16 | 11 | 5.5 | 0.50 |"), out);
-        final String oshmem = run("--a", a1, a2, "--b", b1, b2, "--cell", "1");
+        final String oshmem = PlotScript.run("coll_ab.py", "--a", a1, a2, "--b", b1, b2, "--cell", "1");
         // OSHMEM's column: A 21 and 31, B 23 and 32 -> 1.095 and 1.032
         assertTrue(oshmem.contains("| all rows | 2 | 0 | 1.064 |"), oshmem);
     }
@@ -64,7 +46,7 @@ class CollAbScriptTest
     {
         final Path old = Files.writeString(dir.resolve("old.csv"), "benchmark,size,unit,median,p10\nbroadcast,8,us,10,9\nbroadcast,1024,us,20,18\n");
         final Path changed = Files.writeString(dir.resolve("new.csv"), "benchmark,size,unit,median,p10\nbroadcast,8,us,5,4\nbroadcast,1024,us,40,38\n");
-        final String out = run(changed.toString(), old.toString()); // the first file's time over the second's
+        final String out = PlotScript.run("coll_ab.py", changed.toString(), old.toString()); // the first file's time over the second's
         assertTrue(out.contains("A: " + old + "; B: " + changed), out);
         assertTrue(out.contains("| all rows | 2 | 1 | 1.250 |"), out);
     }

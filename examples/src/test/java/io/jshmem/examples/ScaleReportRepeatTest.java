@@ -3,12 +3,9 @@ package io.jshmem.examples;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -17,8 +14,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ScaleReportRepeatTest
 {
-    private static final Path SCALE = Path.of("..", "benchmarks", "plot", "scale.py").toAbsolutePath().normalize();
-
     private static void job(final Path raw, final String dir, final String side, final int round, final String status,
         final Double total) throws Exception
     {
@@ -47,11 +42,7 @@ class ScaleReportRepeatTest
         job(raw, "proxy-2-r2", "proxy", 2, "ok", 0.070);
         job(raw, "proxy-2-r3", "proxy", 3, "failed (exit 1)", null);
         final Path md = dir.resolve("report.md");
-        final Process p = new ProcessBuilder("python3", SCALE.toString(), "--mode", "isx", "--raw", raw.toString(), "--md",
-            md.toString()).redirectErrorStream(true).start();
-        final String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), log);
+        PlotScript.run("scale.py", "--mode", "isx", "--raw", raw.toString(), "--md", md.toString());
         final String report = Files.readString(md);
         final String row = report.lines().filter(l -> l.startsWith("| 2 | 2 | 1048576 |")).findFirst()
             .orElseThrow(() -> new AssertionError(report));

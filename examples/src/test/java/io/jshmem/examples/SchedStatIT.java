@@ -22,15 +22,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SchedStatIT
 {
-    private static final Path PLOT = Path.of("..", "benchmarks", "plot").toAbsolutePath().normalize();
-
     @Test
     void samplesEveryPeThreadAndReportsThePesMainThreads(@TempDir final Path dir) throws Exception
     {
         final Path samples = dir.resolve("schedstat.txt");
         final Path stop = dir.resolve("stop");
-        final Process sampler = new ProcessBuilder("python3", PLOT.resolve("schedstat_sample.py").toString(), samples.toString(),
-            stop.toString(), "0.05").redirectErrorStream(true).redirectOutput(dir.resolve("sampler.out").toFile()).start();
+        final Process sampler = new ProcessBuilder(PlotScript.command("schedstat_sample.py", samples.toString(), stop.toString(), "0.05"))
+            .redirectErrorStream(true).redirectOutput(dir.resolve("sampler.out").toFile()).start();
         try
         {
             final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -51,11 +49,7 @@ class SchedStatIT
         assertTrue(lines.stream().allMatch(l -> l.split(" ").length == 8), "SECONDS PID TID KIND NAME CPU WAIT SLICES:\n" + lines.get(0));
         assertEquals(2, lines.stream().map(l -> l.split(" ")[1]).distinct().count(), "the two PE JVMs, not the launcher's");
 
-        final Process report = new ProcessBuilder("python3", PLOT.resolve("schedstat_report.py").toString(), samples.toString())
-            .redirectErrorStream(true).start();
-        final String table = new String(report.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(report.waitFor(30, TimeUnit.SECONDS));
-        assertEquals(0, report.exitValue(), table);
+        final String table = PlotScript.run("schedstat_report.py", samples.toString());
         final String main = table.lines().filter(l -> l.startsWith("| java | PE main thread | 2 | ")).findFirst()
             .orElseThrow(() -> new AssertionError("no row for the PEs' main threads:\n" + table));
         assertTrue(Double.parseDouble(main.split("\\|")[4].strip()) > 0.1, "the PEs ran on a core: " + main);

@@ -50,7 +50,6 @@ final class ProxyTrace
 
     private static final int MAX = 1 << 16;
     private final long[][] samples = new long[STAGES.length][MAX];
-    private final int[] sampleCount = new int[STAGES.length];
     private final long[] sampleTotal = new long[STAGES.length];
     private final long[] overOneMs = new long[STAGES.length];
     private final long[] counters = new long[COUNTERS.length];
@@ -94,7 +93,6 @@ final class ProxyTrace
             {
                 overOneMs[stage]++;
             }
-            sampleCount[stage] = (int)Math.min(MAX, sampleTotal[stage]);
         }
     }
 
@@ -117,7 +115,7 @@ final class ProxyTrace
         final StringBuilder b = new StringBuilder(prefix).append("proxy trace (median/p90/p99/max us of the last 65536, samples, over 1 ms):");
         for (int s = 0; s < STAGES.length; s++)
         {
-            final int n = sampleCount[s];
+            final int n = (int)Math.min(MAX, sampleTotal[s]);
             if (n == 0)
             {
                 continue;
