@@ -19,21 +19,25 @@
  *
  * --trace-exchange (not an ISx option; the Java example's ExchangeTrace): after the job every PE prints to stderr, per
  * iteration, when its first barrier returned, when the exchange started (CLOCK_MONOTONIC, which System.nanoTime reads
- * too), the fetch-adds and puts, the quiet and the barrier after them, and each remote fetch-add's time, in the Java
- * side's lines, so that benchmarks/plot/isx_exchange.py reads both:
- *   EXCHANGE pe P it I start NS exchange US quiet US barrier US began NS zero US sort US last US
+ * too), the fetch-adds and puts, the quiet and the barrier after them, and each remote fetch-add's time, and at the
+ * iteration's barriers how long the process has waited for a core so far (/proc/thread-self/schedstat, -1 where
+ * unreadable), in the Java side's lines, so that benchmarks/plot/isx_exchange.py reads both:
+ *   EXCHANGE pe P it I start NS exchange US quiet US barrier US began NS zero US sort US last US ended NS
+ *       rq_began NS rq_quieted NS rq_done NS rq_sorted NS rq_ended NS
  *   FADD pe P it I step K target T us US end NS
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <shmem.h>
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define ISX_VERSION "1.1"
 #define DEFAULT_KEYS (1LL << 27)
@@ -188,7 +192,21 @@ static void parse(int argc, char **argv)
 #define TR_ITER 8 /* per iteration: began, start, exchanged, quieted, done, zeroed, sorted, ended (ns) */
 static long long *tr_iter;
 static long long *tr_fadd; /* per iteration and step 1..npes-1: target, ns taken, end (ns) */
+static long long *tr_rq;   /* per iteration: run-queue wait so far at began, quieted, done, sorted, ended (ns) */
 static int tr_it;
+static int tr_schedstat = -1;
+
+/* this thread's time runnable but not running so far (ns), the second field of /proc/thread-self/schedstat; -1 if unknown */
+static long long run_queue_ns(void)
+{
+    char buf[128];
+    if (tr_schedstat < 0) return -1;
+    ssize_t got = pread(tr_schedstat, buf, sizeof buf - 1, 0);
+    if (got <= 0) return -1;
+    buf[got] = 0;
+    long long on_cpu, waited;
+    return sscanf(buf, "%lld %lld", &on_cpu, &waited) == 2 ? waited : -1;
+}
 
 static long long now_ns(void)
 {
@@ -201,9 +219,11 @@ static void trace_print_mine(void)
 {
     for (int it = 0; it < iterations + BURN_IN; it++) {
         const long long *r = &tr_iter[TR_ITER * it];
-        fprintf(stderr, "EXCHANGE pe %d it %d start %lld exchange %.1f quiet %.1f barrier %.1f began %lld zero %.1f sort %.1f last %.1f\n",
+        const long long *q = &tr_rq[5 * it];
+        fprintf(stderr, "EXCHANGE pe %d it %d start %lld exchange %.1f quiet %.1f barrier %.1f began %lld zero %.1f sort %.1f last %.1f"
+            " ended %lld rq_began %lld rq_quieted %lld rq_done %lld rq_sorted %lld rq_ended %lld\n",
             me, it, r[1], (r[2] - r[1]) / 1e3, (r[3] - r[2]) / 1e3, (r[4] - r[3]) / 1e3, r[0], (r[5] - r[4]) / 1e3, (r[6] - r[5]) / 1e3,
-            (r[7] - r[6]) / 1e3);
+            (r[7] - r[6]) / 1e3, r[7], q[0], q[1], q[2], q[3], q[4]);
         for (int k = 1; k < npes; k++) {
             const long long *f = &tr_fadd[3 * ((long long)it * (npes - 1) + k - 1)];
             fprintf(stderr, "FADD pe %d it %d step %d target %lld us %.1f end %lld\n", me, it, k, f[0], f[1] / 1e3, f[2]);
@@ -347,7 +367,9 @@ int main(int argc, char **argv)
     if (trace_exchange) {
         tr_iter = calloc((size_t)(iterations + BURN_IN) * TR_ITER, sizeof(long long));
         tr_fadd = calloc((size_t)(iterations + BURN_IN) * (size_t)(npes > 1 ? npes - 1 : 1) * 3, sizeof(long long));
-        if (!tr_iter || !tr_fadd) {
+        tr_rq = calloc((size_t)(iterations + BURN_IN) * 5, sizeof(long long));
+        tr_schedstat = open("/proc/thread-self/schedstat", O_RDONLY);
+        if (!tr_iter || !tr_fadd || !tr_rq) {
             fprintf(stderr, "[pe %d/%d] isx: out of memory for the exchange trace\n", me, npes);
             shmem_global_exit(1);
         }
@@ -378,6 +400,7 @@ int main(int argc, char **argv)
         if (trace_exchange) {
             tr_it = it;
             tr_iter[TR_ITER * it] = now_ns();
+            tr_rq[5 * it] = run_queue_ns();
         }
         timer_start(T_TOTAL);
 
@@ -418,10 +441,14 @@ int main(int argc, char **argv)
             tr_iter[TR_ITER * it + 2] = now_ns();
             shmem_quiet(); /* the barrier's own quiet then finds nothing */
             tr_iter[TR_ITER * it + 3] = now_ns();
+            tr_rq[5 * it + 1] = run_queue_ns();
         }
         shmem_barrier_all(); /* completes every PE's puts (ISx's BARRIER_ATA) */
         timer_stop(T_ATA_KEYS);
-        if (trace_exchange) tr_iter[TR_ITER * it + 4] = now_ns();
+        if (trace_exchange) {
+            tr_iter[TR_ITER * it + 4] = now_ns();
+            tr_rq[5 * it + 2] = run_queue_ns();
+        }
         sent_keys[sent_laps++] = sent;
 
         long long offset = receive_offset;
@@ -435,11 +462,17 @@ int main(int argc, char **argv)
             if (k < (unsigned)bucket_width) counts[k]++;
         }
         timer_stop(T_LOCAL_SORT);
-        if (trace_exchange) tr_iter[TR_ITER * it + 6] = now_ns();
+        if (trace_exchange) {
+            tr_iter[TR_ITER * it + 6] = now_ns();
+            tr_rq[5 * it + 3] = run_queue_ns();
+        }
 
         shmem_barrier_all();
         timer_stop(T_TOTAL);
-        if (trace_exchange) tr_iter[TR_ITER * it + 7] = now_ns();
+        if (trace_exchange) {
+            tr_iter[TR_ITER * it + 7] = now_ns();
+            tr_rq[5 * it + 4] = run_queue_ns();
+        }
 
         if (it == iterations) {
             long long max_incl = (long long)(me + 1) * bucket_width - 1;
@@ -484,7 +517,10 @@ int main(int argc, char **argv)
     free(bucketed);
     free(counts);
     report();
-    if (trace_exchange) trace_print();
+    if (trace_exchange) {
+        trace_print();
+        if (tr_schedstat >= 0) close(tr_schedstat);
+    }
     if (me == 0) {
         printf("ISx verification: %s on %d PEs: %lld of %lld keys after the exchange, %lld PEs failed their checks (key sum %lld)\n",
             job_passed ? "PASS" : "FAIL", npes, verdict_dst[0], (long long)keys_per_pe * npes, verdict_dst[1], verdict_dst[2]);

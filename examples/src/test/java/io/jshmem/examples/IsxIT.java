@@ -82,13 +82,15 @@ class IsxIT
         assertEquals(0, job.status(), job.output());
         assertPassed(job.output(), 4);
         jobs.noHeapFiles(2);
-        // --trace-exchange: every PE, every round (the burn-in and 2 timed), its 3 fetch-adds in ISx's order (lines tagged by the launcher)
+        // --trace-exchange: every PE, every round (the burn-in and 2 timed), its 3 fetch-adds in ISx's order (lines tagged by the launcher),
+        // and the main thread's wait for a core read at the barriers (not -1: Linux has /proc/thread-self/schedstat)
         for (int pe = 0; pe < 4; pe++)
         {
             for (int it = 0; it < 3; it++)
             {
                 final String head = "EXCHANGE pe " + pe + " it " + it + " start ";
-                assertTrue(job.output().lines().anyMatch(l -> l.contains(head) && l.matches(".* exchange [0-9.]+ quiet [0-9.]+ barrier [0-9.]+ began [0-9]+ zero [0-9.]+ sort [0-9.]+ last [0-9.]+")),
+                assertTrue(job.output().lines().anyMatch(l -> l.contains(head) && l.matches(".* exchange [0-9.]+ quiet [0-9.]+ barrier [0-9.]+ began [0-9]+ zero [0-9.]+ sort [0-9.]+ last [0-9.]+ " +
+                    "ended [0-9]+ rq_began [0-9]+ rq_quieted [0-9]+ rq_done [0-9]+ rq_sorted [0-9]+ rq_ended [0-9]+")),
                     head + ":\n" + job.output());
                 for (int step = 1; step < 4; step++)
                 {

@@ -240,6 +240,10 @@ final class FrameApplier
                 {
                     MemorySegment.copy(s, pos + Frames.fixed(Frames.PUT_SIGNAL), heap, offset, payload);
                 }
+                else if (ProxyTrace.ON)
+                {
+                    agent.trace.signal(ProxyTrace.SIGNAL_APPLIED, c.pe, agent.onAgentThread());
+                }
                 signalAfterData(c, sigOffset, s.get(Frames.I64, pos + 24), op, payload > 0);
             }
             case Frames.GET ->

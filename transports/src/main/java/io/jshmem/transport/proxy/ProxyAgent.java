@@ -32,15 +32,20 @@ import java.util.concurrent.locks.LockSupport;
  * <p>
  * With {@code waitPolls} ({@code SHMEM_PROXY_WAIT_POLL}) the PE's waits on heap words run
  * {@link #progressFromCaller()} on every poll; while one has polled within {@link #CALLER_FRESH_NS} the
- * agent stands aside (parks {@link #ASIDE_PARK_NS} at a time, then runs one duty cycle, so accepts,
- * handshakes and timers still progress), and takes over at once when the wait parks ({@link #callerParks()}).
- * Callers take the duty cycle with {@code tryLock}; the agent too, unless its last cycle is {@link #AGENT_CYCLE_NS} old:
- * then callers leave it the next one, so callers polling back to back never starve its accepts and handshakes.
+ * agent stands aside (parks {@link #ASIDE_PARK_NS} at a time, then runs one duty cycle, so accepts, handshakes and
+ * timers still progress; where every PE has a core, {@code corePerPe}, one per {@link #ASIDE_CYCLE_NS} only), and takes
+ * over at once when the wait parks ({@link #callerParks()}). Callers take the duty cycle with {@code tryLock}; the agent
+ * too, unless its last cycle is {@link #AGENT_CYCLE_NS} old ({@link #ASIDE_CYCLE_NS} while it stands aside with a core
+ * per PE): then callers leave it the next one, so callers polling back to back never starve its accepts and handshakes.
+ * Standing aside that rarely keeps a polling PE reading where every core runs a PE: the proxy thread then waits for a core
+ * whenever it wakes (0.2 ms on average at 16 PEs on 16 cores, milliseconds at times), and each of its cycles took the
+ * lock, or asked callers to leave it the next one, before it got that core, so the PE's waits could neither read nor send
+ * meanwhile (docs/transports.md, "Where every core runs a PE").
  * The agent also stands aside while a caller waits on the proxy itself (a blocking get or atomic, quiet), whatever
  * {@code waitPolls}. Callers find readable connections with one non-blocking select of their own selector. While the
  * agent thread is sending ({@link #agentBusy}: bytes the sockets have not taken, commands still in the ring) callers back
  * off instead of taking turns on the sockets, and a caller's cycle that leaves such bytes hands them over. A caller's
- * read of puts or signals leaves their ACK for its next poll ({@code deferAcks}) only where waits never park (a core per
+ * read of puts or signals leaves their ACK for its next poll ({@code corePerPe}) only where waits never park (a core per
  * PE); where PEs outnumber cores the ACK leaves at once.
  */
 final class ProxyAgent implements Agent
@@ -58,6 +63,12 @@ final class ProxyAgent implements Agent
     static final long ASIDE_PARK_NS = 50_000L;
     /** When the agent last ran a duty cycle this long ago, callers leave it the next one (see {@link #doWork()}). */
     private static final long AGENT_CYCLE_NS = 50_000L;
+    /**
+     * Where every PE has a core ({@code corePerPe}), while a caller polls the agent thread runs a duty cycle of its own
+     * (accepts, handshakes, timers: the caller reads, sends and runs timers itself) once per this long, and only asks
+     * callers for the lock when its last one is this old.
+     */
+    static final long ASIDE_CYCLE_NS = 1_000_000L;
     /** {@link #sleeping}: running. */
     static final int AWAKE = 0;
     /** {@link #sleeping}: in {@link Selector#select(long)}, woken by {@link Selector#wakeup()}. */
@@ -97,8 +108,12 @@ final class ProxyAgent implements Agent
     final ProxyTrace trace;
     /** {@link #AWAKE}, {@link #SELECTING} or {@link #ASIDE}; set before the ring is checked, read by posters after they commit. */
     volatile int sleeping;
-    /** A polling wait that read puts or signals leaves their ACK for its next poll (waits that never park). */
-    private final boolean deferAcks;
+    /**
+     * The PE's waits serve the proxy and never park (a core per PE): a polling wait that read puts or signals leaves
+     * their ACK for its next poll, and while a wait polls this thread runs a cycle of its own only once per
+     * {@link #ASIDE_CYCLE_NS}.
+     */
+    private final boolean corePerPe;
     /** When a caller last ran a duty cycle ({@link #progressFromCaller()}); read by the agent to stand aside. */
     private volatile long callerNs;
     /** When the agent thread last ran a duty cycle (agent thread only). */
@@ -129,9 +144,9 @@ final class ProxyAgent implements Agent
 
     ProxyAgent(final ProxyTransport transport, final CommandRing ring, final Completions completions, final MemorySegment heap,
         final Selector selector, final ServerSocketChannel listener, final byte[] key, final int me, final int n, final long window,
-        final long peerTimeoutNs, final long connectTimeoutNs, final boolean deferAcks) throws IOException
+        final long peerTimeoutNs, final long connectTimeoutNs, final boolean corePerPe) throws IOException
     {
-        this.deferAcks = deferAcks;
+        this.corePerPe = corePerPe;
         this.trace = ProxyTrace.ON ? new ProxyTrace() : null;
         this.callerNs = now - 2 * CALLER_FRESH_NS;
         this.transport = transport;
@@ -166,9 +181,14 @@ final class ProxyAgent implements Agent
     @Override
     public int doWork() throws IOException
     {
+        final boolean aside = corePerPe && !agentBusy && callerFresh();
+        if (aside && ring.isEmpty() && System.nanoTime() - lastCycleNs < ASIDE_CYCLE_NS)
+        {
+            return 0; // a caller polls: it reads, sends and runs the timers; this thread's accepts and handshakes can wait
+        }
         if (!lock.tryLock())
         {
-            if (System.nanoTime() - lastCycleNs < AGENT_CYCLE_NS)
+            if (System.nanoTime() - lastCycleNs < (aside ? ASIDE_CYCLE_NS : AGENT_CYCLE_NS))
             {
                 return 0; // a waiting API thread runs a duty cycle: its work is done meanwhile (blocking would cost it an unpark)
             }
@@ -297,6 +317,39 @@ final class ProxyAgent implements Agent
             {
                 trace.sample(ProxyTrace.CALLER_HOLD, System.nanoTime() - heldFrom);
             }
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The posting thread sends what it just posted (a signal without data), framing and writing it in a duty cycle of its
+     * own, unless the agent thread is in a transfer (it sends it behind that), asks for the lock, or another thread holds it
+     * (which sends it).
+     *
+     * @return whether this thread ran the duty cycle; if not, the poster wakes the agent thread as for any post.
+     */
+    boolean sendFromPoster()
+    {
+        if (agentBusy || agentWants || !lock.tryLock())
+        {
+            return false;
+        }
+        try
+        {
+            if (stopped)
+            {
+                return false;
+            }
+            now = System.nanoTime();
+            sendAndFlush();
+            if (unsentLeft || !ring.isEmpty())
+            {
+                handOver(); // the socket did not take it all: the agent thread drives the rest
+            }
+            return true;
+        }
+        finally
+        {
             lock.unlock();
         }
     }
@@ -592,6 +645,11 @@ final class ProxyAgent implements Agent
         {
             c.traceAnyPostNs = trace.takePending();
         }
+        if (ProxyTrace.ON && frameBytes == Frames.fixed(Frames.PUT_SIGNAL)
+            && buf.get(java.lang.foreign.ValueLayout.JAVA_BYTE, frame) == Frames.PUT_SIGNAL) // a signal without data
+        {
+            trace.signal(ProxyTrace.SIGNAL_FRAMED, pe, onAgentThread());
+        }
         armTimer();
         return true;
     }
@@ -697,7 +755,7 @@ final class ProxyAgent implements Agent
         }
         if (c.unsent() > 0)
         {
-            if (replies || !deferAcks || onAgentThread())
+            if (replies || !corePerPe || onAgentThread())
             {
                 flush(c);
             }
@@ -921,7 +979,7 @@ final class ProxyAgent implements Agent
     {
         if (ProxyTrace.ON)
         {
-            System.err.println(trace.report(io.jshmem.ShmemException.pePrefix(transport.myPe(), transport.nPes())));
+            System.err.println(trace.report(io.jshmem.ShmemException.pePrefix(transport.myPe(), transport.nPes()), transport.myPe()));
         }
         lock.lock(); // no API thread is in a duty cycle while the sockets close, and none starts after
         try

@@ -12,8 +12,17 @@ import java.util.Arrays;
  * on the agent thread and on callers (a cycle the kernel descheduled shows as a long hold); and it counts system calls
  * (reads with and without data, writes, wake-ups, selects) and callers' polls that found the lock taken. Each stage keeps
  * its last 65,536 samples; their median, p90, p99 and maximum, the count and those over 1 ms are printed on stderr when
- * the proxy closes. Agent-lock holders only (the duty cycle), apart from {@link #post}, {@link #done}, {@link #committed}
- * and the count of polls locked out (its methods are synchronized).
+ * the proxy closes. It also logs, for the first 65,536 signals without data (the collectives' synchronisation), when
+ * this PE posted one, when a duty cycle framed it onto its connection (by the proxy thread or a caller), and when it
+ * applied one from a peer (and on which thread): printed as {@code SIGNAL} lines after the stages, on the monotonic
+ * clock that PEs of one machine share, so that {@code benchmarks/plot/proxy_signals.py} pairs a sender's posts with the
+ * target's applies and shows where a late release waited. Agent-lock holders only (the duty cycle), apart from
+ * {@link #post}, {@link #done}, {@link #committed}, {@link #signal} and the count of polls locked out (its methods are
+ * synchronized).
+ * <pre>
+ *   SIGNAL pe ME posted|framed TARGET NS agent|caller
+ *   SIGNAL pe ME applied SOURCE NS agent|caller
+ * </pre>
  */
 final class ProxyTrace
 {
@@ -48,7 +57,16 @@ final class ProxyTrace
         "requests sent by caller", "by agent", "replies read by caller", "by agent", "requests served by caller", "by agent",
         "round trips", "caller polls that found the lock taken"};
 
+    static final int SIGNAL_POSTED = 0;
+    static final int SIGNAL_FRAMED = 1;
+    static final int SIGNAL_APPLIED = 2;
+    private static final String[] SIGNAL_EVENTS = {"posted", "framed", "applied"};
+
     private static final int MAX = 1 << 16;
+    private final long[] signalNs = new long[MAX];
+    /** Per logged signal event: {@code peer << 3 | kind << 1 | 1 when on the proxy thread}. */
+    private final int[] signalEvent = new int[MAX];
+    private int signals;
     private final long[][] samples = new long[STAGES.length][MAX];
     private final long[] sampleTotal = new long[STAGES.length];
     private final long[] overOneMs = new long[STAGES.length];
@@ -96,6 +114,21 @@ final class ProxyTrace
         }
     }
 
+    /**
+     * Logs a signal without data: {@link #SIGNAL_POSTED} (the API thread, at commit), {@link #SIGNAL_FRAMED} (the duty
+     * cycle that copied it onto {@code peer}'s connection) or {@link #SIGNAL_APPLIED} (the duty cycle that applied one
+     * from {@code peer}); {@code agentThread}: that thread was the proxy's own.
+     */
+    synchronized void signal(final int kind, final int peer, final boolean agentThread)
+    {
+        if (signals < MAX)
+        {
+            signalNs[signals] = System.nanoTime();
+            signalEvent[signals] = peer << 3 | kind << 1 | (agentThread ? 1 : 0);
+            signals++;
+        }
+    }
+
     synchronized void count(final int counter)
     {
         counters[counter]++;
@@ -110,7 +143,11 @@ final class ProxyTrace
         count(ROUND_TRIPS);
     }
 
-    synchronized String report(final String prefix)
+    /**
+     * @param prefix the PE's message prefix ({@code [pe 3/8] }).
+     * @param me     this PE (each {@code SIGNAL} line names it: PEs' lines may interleave in the launcher's output).
+     */
+    synchronized String report(final String prefix, final int me)
     {
         final StringBuilder b = new StringBuilder(prefix).append("proxy trace (median/p90/p99/max us of the last 65536, samples, over 1 ms):");
         for (int s = 0; s < STAGES.length; s++)
@@ -129,6 +166,12 @@ final class ProxyTrace
         for (int c = 0; c < COUNTERS.length; c++)
         {
             b.append(' ').append(COUNTERS[c]).append('=').append(counters[c]);
+        }
+        for (int i = 0; i < signals; i++)
+        {
+            final int e = signalEvent[i];
+            b.append(String.format("%nSIGNAL pe %d %s %d %d %s", me, SIGNAL_EVENTS[e >> 1 & 3], e >>> 3, signalNs[i],
+                (e & 1) != 0 ? "agent" : "caller"));
         }
         return b.toString();
     }

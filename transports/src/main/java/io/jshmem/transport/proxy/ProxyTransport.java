@@ -566,6 +566,12 @@ public final class ProxyTransport implements Transport
         }
         final int len = (int)(size - done);
         final int fixed = Frames.fixed(Frames.PUT_SIGNAL);
+        // a signal without data, where the PE's waits serve the proxy and every PE has a core: a collective's
+        // synchronisation (a barrier's message, the signal after a message's data), whose poster may leave the
+        // collective at once (its own wait already satisfied) and so not poll again; it sends the signal itself, with
+        // whatever the ring holds before it, rather than leave it to a proxy thread that needs a core (docs/transports.md,
+        // "Where every core runs a PE")
+        final boolean posterSends = len == 0 && settings.waitPolls() && !settings.sharedCores() && !agent.onAgentThread();
         final long at = claim(pe, ctx, fixed + len);
         final MemorySegment b = ring.buffer();
         header(b, at, Frames.PUT_SIGNAL, op.ordinal(), 8, len, offset + done);
@@ -574,6 +580,22 @@ public final class ProxyTransport implements Transport
         if (len > 0)
         {
             MemorySegment.copy(src, done, b, at + fixed, len);
+        }
+        else
+        {
+            if (ProxyTrace.ON)
+            {
+                agent.trace.signal(ProxyTrace.SIGNAL_POSTED, pe, false);
+            }
+            if (posterSends)
+            {
+                commit(at, fixed, pe, ctx, true);
+                if (!agent.sendFromPoster() && agent.sleeping != ProxyAgent.AWAKE)
+                {
+                    agent.wakeup(); // even one standing aside: this thread may not poll again
+                }
+                return;
+            }
         }
         commit(at, fixed + len, pe, ctx);
     }

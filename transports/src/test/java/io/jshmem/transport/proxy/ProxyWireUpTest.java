@@ -84,9 +84,13 @@ class ProxyWireUpTest
         };
     }
 
-    private static ProxyTransport.Settings settings(final long connectTimeoutNs)
+    /** Whether the PEs' waits serve the proxy, every PE with a core of its own ({@code SHMEM_PROXY_WAIT_POLL} on). */
+    private boolean corePerPe;
+
+    private ProxyTransport.Settings settings(final long connectTimeoutNs)
     {
-        return new ProxyTransport.Settings(1 << 20, 1 << 20, 20, 10, 10_000_000_000L, connectTimeoutNs, System.err::println);
+        return new ProxyTransport.Settings(1 << 20, 1 << 20, 20, 10, 10_000_000_000L, connectTimeoutNs, System.err::println, corePerPe,
+            false);
     }
 
     /** Runs {@code body} on {@code n} PEs; {@code endpointOverride} may replace the endpoints a PE connects with. */
@@ -226,6 +230,43 @@ class ProxyWireUpTest
             assertArrayEquals(new int[] {right}, pe.transport().connectedPeers(), "dialed");
             assertArrayEquals(new int[] {left}, pe.transport().acceptedPeers(), "accepted");
             assertTrue(pe.transport().bufferBytes() <= 4L * PeerConnection.MIN_BUFFER, "buffers " + pe.transport().bufferBytes());
+        });
+    }
+
+    /**
+     * Where the waits serve the proxy and every PE has a core: rounds of signals without data between two PEs, the sender
+     * alternating, each poster leaving at once (it blocks on a latch of this JVM and never polls) while the other polls
+     * for the signal. The poster sends it itself, and the target's proxy thread, standing aside, runs a cycle of its own
+     * only once per millisecond: the first round, the pair's first contact, needs that cycle for the accept and the
+     * handshake.
+     */
+    @Test
+    void signalsReachAPollingPeWhoseSenderDoesNotPoll() throws Exception
+    {
+        corePerPe = true;
+        final int rounds = 200;
+        final java.util.concurrent.Phaser phaser = new java.util.concurrent.Phaser(2);
+        run(2, 30_000_000_000L, null, pe ->
+        {
+            final int other = 1 - pe.me();
+            for (int k = 1; k <= rounds; k++)
+            {
+                if (k % 2 == pe.me())
+                {
+                    pe.transport().putSignal(pe.ctx(), other, 0, null, 8, k, io.jshmem.SignalOp.SET, false);
+                }
+                else
+                {
+                    final long deadline = System.nanoTime() + 10_000_000_000L;
+                    while (pe.heap().get(ValueLayout.JAVA_LONG_UNALIGNED, 8) != k)
+                    {
+                        pe.transport().progress();
+                        assertTrue(System.nanoTime() < deadline, "[pe " + pe.me() + "] round " + k + ": the signal did not arrive within 10 s");
+                    }
+                }
+                phaser.arriveAndAwaitAdvance(); // the poster waits here without polling its proxy
+            }
+            assertEquals(pe.me() == 1 ? rounds : rounds - 1, pe.heap().get(ValueLayout.JAVA_LONG_UNALIGNED, 8), "the last signal this PE got");
         });
     }
 
