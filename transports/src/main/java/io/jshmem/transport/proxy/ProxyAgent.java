@@ -33,19 +33,19 @@ import java.util.concurrent.locks.LockSupport;
  * With {@code waitPolls} ({@code SHMEM_PROXY_WAIT_POLL}) the PE's waits on heap words run
  * {@link #progressFromCaller()} on every poll; while one has polled within {@link #CALLER_FRESH_NS} the
  * agent stands aside (parks {@link #ASIDE_PARK_NS} at a time, then runs one duty cycle, so accepts, handshakes and
- * timers still progress; where every PE has a core, {@code corePerPe}, one per {@link #ASIDE_CYCLE_NS} only), and takes
- * over at once when the wait parks ({@link #callerParks()}). Callers take the duty cycle with {@code tryLock}; the agent
- * too, unless its last cycle is {@link #AGENT_CYCLE_NS} old ({@link #ASIDE_CYCLE_NS} while it stands aside with a core
- * per PE): then callers leave it the next one, so callers polling back to back never starve its accepts and handshakes.
- * Standing aside that rarely keeps a polling PE reading where every core runs a PE: the proxy thread then waits for a core
- * whenever it wakes (0.2 ms on average at 16 PEs on 16 cores, milliseconds at times), and each of its cycles took the
- * lock, or asked callers to leave it the next one, before it got that core, so the PE's waits could neither read nor send
- * meanwhile (docs/transports.md, "Where every core runs a PE").
+ * timers still progress; where the waits alone serve the proxy, {@code waitsAlone}, one per {@link #ASIDE_CYCLE_NS}
+ * only), and takes over at once when the wait parks ({@link #callerParks()}). Callers take the duty cycle with
+ * {@code tryLock}; the agent too, unless its last cycle is {@link #AGENT_CYCLE_NS} old ({@link #ASIDE_CYCLE_NS} while it
+ * stands aside so): then callers leave it the next one, so callers polling back to back never starve its accepts and
+ * handshakes. Standing aside that rarely keeps a polling PE reading where every core runs a PE (16 on 16 cores): the
+ * proxy thread then waits for a core whenever it wakes (0.2 ms on average, milliseconds at times), and each of its cycles
+ * took the lock, or asked callers to leave it the next one, before it got that core, so the PE's waits could neither read
+ * nor send meanwhile (docs/transports.md, "Where every core runs a PE").
  * The agent also stands aside while a caller waits on the proxy itself (a blocking get or atomic, quiet), whatever
  * {@code waitPolls}. Callers find readable connections with one non-blocking select of their own selector. While the
  * agent thread is sending ({@link #agentBusy}: bytes the sockets have not taken, commands still in the ring) callers back
  * off instead of taking turns on the sockets, and a caller's cycle that leaves such bytes hands them over. A caller's
- * read of puts or signals leaves their ACK for its next poll ({@code corePerPe}) only where waits never park (a core per
+ * read of puts or signals leaves their ACK for its next poll ({@code deferAcks}) only where waits never park (a core per
  * PE); where PEs outnumber cores the ACK leaves at once.
  */
 final class ProxyAgent implements Agent
@@ -64,9 +64,9 @@ final class ProxyAgent implements Agent
     /** When the agent last ran a duty cycle this long ago, callers leave it the next one (see {@link #doWork()}). */
     private static final long AGENT_CYCLE_NS = 50_000L;
     /**
-     * Where every PE has a core ({@code corePerPe}), while a caller polls the agent thread runs a duty cycle of its own
-     * (accepts, handshakes, timers: the caller reads, sends and runs timers itself) once per this long, and only asks
-     * callers for the lock when its last one is this old.
+     * Where the waits alone serve the proxy ({@code waitsAlone}), while a caller polls the agent thread runs a duty cycle of
+     * its own (accepts, handshakes, timers: the caller reads, sends and runs timers itself) once per this long, and only
+     * asks callers for the lock when its last one is this old.
      */
     static final long ASIDE_CYCLE_NS = 1_000_000L;
     /** {@link #sleeping}: running. */
@@ -108,12 +108,13 @@ final class ProxyAgent implements Agent
     final ProxyTrace trace;
     /** {@link #AWAKE}, {@link #SELECTING} or {@link #ASIDE}; set before the ring is checked, read by posters after they commit. */
     volatile int sleeping;
+    /** A polling wait that read puts or signals leaves their ACK for its next poll (waits that never park). */
+    private final boolean deferAcks;
     /**
-     * The PE's waits serve the proxy and never park (a core per PE): a polling wait that read puts or signals leaves
-     * their ACK for its next poll, and while a wait polls this thread runs a cycle of its own only once per
-     * {@link #ASIDE_CYCLE_NS}.
+     * The PE's waits alone serve the proxy while they poll ({@code ProxyTransport.Settings.waitsAlone}: a core per PE on a
+     * machine of many cores): this thread then runs a cycle of its own only once per {@link #ASIDE_CYCLE_NS}.
      */
-    private final boolean corePerPe;
+    private final boolean waitsAlone;
     /** When a caller last ran a duty cycle ({@link #progressFromCaller()}); read by the agent to stand aside. */
     private volatile long callerNs;
     /** When the agent thread last ran a duty cycle (agent thread only). */
@@ -144,9 +145,11 @@ final class ProxyAgent implements Agent
 
     ProxyAgent(final ProxyTransport transport, final CommandRing ring, final Completions completions, final MemorySegment heap,
         final Selector selector, final ServerSocketChannel listener, final byte[] key, final int me, final int n, final long window,
-        final long peerTimeoutNs, final long connectTimeoutNs, final boolean corePerPe) throws IOException
+        final long peerTimeoutNs, final long connectTimeoutNs, final boolean deferAcks, final boolean waitsAlone)
+        throws IOException
     {
-        this.corePerPe = corePerPe;
+        this.deferAcks = deferAcks;
+        this.waitsAlone = waitsAlone;
         this.trace = ProxyTrace.ON ? new ProxyTrace() : null;
         this.callerNs = now - 2 * CALLER_FRESH_NS;
         this.transport = transport;
@@ -181,7 +184,7 @@ final class ProxyAgent implements Agent
     @Override
     public int doWork() throws IOException
     {
-        final boolean aside = corePerPe && !agentBusy && callerFresh();
+        final boolean aside = waitsAlone && !agentBusy && callerFresh();
         if (aside && ring.isEmpty() && System.nanoTime() - lastCycleNs < ASIDE_CYCLE_NS)
         {
             return 0; // a caller polls: it reads, sends and runs the timers; this thread's accepts and handshakes can wait
@@ -755,7 +758,7 @@ final class ProxyAgent implements Agent
         }
         if (c.unsent() > 0)
         {
-            if (replies || !corePerPe || onAgentThread())
+            if (replies || !deferAcks || onAgentThread())
             {
                 flush(c);
             }

@@ -57,7 +57,7 @@ public final class ProxyProvider implements TransportProvider
         return new ProxyTransport.Settings(config.get(ShmemOptions.PROXY_RING_SIZE), config.get(ShmemOptions.PROXY_WINDOW), spins,
             10, config.get(ShmemOptions.PROXY_PEER_TIMEOUT_NS),
             config.get(ShmemOptions.BOOTSTRAP_TIMEOUT_NS), log, waitPolls(config.get(ShmemOptions.PROXY_WAIT_POLL), machinePes, cores),
-            machinePes > cores);
+            machinePes > cores, cores >= MANY_CORES);
     }
 
     /** From this many cores on a machine, auto polls from waits where PEs outnumber the cores too (see {@link #waitPolls}). */

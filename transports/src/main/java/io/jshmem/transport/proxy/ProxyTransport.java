@@ -60,27 +60,46 @@ public final class ProxyTransport implements Transport
      *                    {@link Capability#PROGRESS_FROM_WAITS}, and the proxy thread stands aside while they poll.
      * @param sharedCores whether PEs outnumber the machine's cores: polling waits then park after a few yields, so a polling
      *                    wait that read puts or signals sends their ACK at once instead of leaving it for its next poll.
+     * @param manyCores   whether the machine has many cores ({@link ProxyProvider#MANY_CORES} or more): with waits that poll
+     *                    and a core per PE, a signal without data is then sent by its poster and the proxy thread runs a
+     *                    cycle of its own only once per millisecond while a wait polls (measured there; on 2 cores it made
+     *                    the 2-PE barrier slower, docs/transports.md, "Where every core runs a PE").
      */
     public record Settings(long ringBytes, long window, int spins, int yields, long peerTimeoutNs, long connectTimeoutNs,
-        Consumer<String> log, boolean waitPolls, boolean sharedCores)
+        Consumer<String> log, boolean waitPolls, boolean sharedCores, boolean manyCores)
     {
         /** Settings whose waits leave the proxy to its thread ({@code SHMEM_PROXY_WAIT_POLL=off}). */
         public Settings(final long ringBytes, final long window, final int spins, final int yields, final long peerTimeoutNs,
             final long connectTimeoutNs, final Consumer<String> log)
         {
-            this(ringBytes, window, spins, yields, peerTimeoutNs, connectTimeoutNs, log, false, false);
+            this(ringBytes, window, spins, yields, peerTimeoutNs, connectTimeoutNs, log, false, false, false);
         }
 
         /** @return these settings with {@code waitPolls} set. */
         public Settings withWaitPolls(final boolean on)
         {
-            return new Settings(ringBytes, window, spins, yields, peerTimeoutNs, connectTimeoutNs, log, on, sharedCores);
+            return new Settings(ringBytes, window, spins, yields, peerTimeoutNs, connectTimeoutNs, log, on, sharedCores, manyCores);
         }
 
         /** @return these settings with {@code sharedCores} set. */
         public Settings withSharedCores(final boolean shared)
         {
-            return new Settings(ringBytes, window, spins, yields, peerTimeoutNs, connectTimeoutNs, log, waitPolls, shared);
+            return new Settings(ringBytes, window, spins, yields, peerTimeoutNs, connectTimeoutNs, log, waitPolls, shared, manyCores);
+        }
+
+        /** @return these settings with {@code manyCores} set. */
+        public Settings withManyCores(final boolean many)
+        {
+            return new Settings(ringBytes, window, spins, yields, peerTimeoutNs, connectTimeoutNs, log, waitPolls, sharedCores, many);
+        }
+
+        /**
+         * @return whether the PE's waits alone serve the proxy while they poll: they poll and never park (a core per PE) on a
+         *         machine of many cores; the poster then sends its signals without data, and the proxy thread keeps out
+         */
+        boolean waitsAlone()
+        {
+            return waitPolls && !sharedCores && manyCores;
         }
     }
 
@@ -250,7 +269,7 @@ public final class ProxyTransport implements Transport
             final Selector selector = Selector.open();
             agent = new ProxyAgent(this, ring, completions, heap, selector, listener, bootstrap.deriveKey("proxy"), me, n,
                 settings.window(), settings.peerTimeoutNs(), settings.connectTimeoutNs(),
-                settings.waitPolls() && !settings.sharedCores());
+                settings.waitPolls() && !settings.sharedCores(), settings.waitsAlone());
             runner = new AgentRunner(new ProxyAgent.Idle(agent, settings.spins(), settings.yields()), this::agentError, null, agent);
             AgentRunner.startOnThread(runner, r -> Thread.ofPlatform().daemon().name(agent.roleName()).unstarted(r));
         }
@@ -566,12 +585,12 @@ public final class ProxyTransport implements Transport
         }
         final int len = (int)(size - done);
         final int fixed = Frames.fixed(Frames.PUT_SIGNAL);
-        // a signal without data, where the PE's waits serve the proxy and every PE has a core: a collective's
+        // a signal without data, where the PE's waits alone serve the proxy (Settings.waitsAlone): a collective's
         // synchronisation (a barrier's message, the signal after a message's data), whose poster may leave the
         // collective at once (its own wait already satisfied) and so not poll again; it sends the signal itself, with
         // whatever the ring holds before it, rather than leave it to a proxy thread that needs a core (docs/transports.md,
         // "Where every core runs a PE")
-        final boolean posterSends = len == 0 && settings.waitPolls() && !settings.sharedCores() && !agent.onAgentThread();
+        final boolean posterSends = len == 0 && settings.waitsAlone() && !agent.onAgentThread();
         final long at = claim(pe, ctx, fixed + len);
         final MemorySegment b = ring.buffer();
         header(b, at, Frames.PUT_SIGNAL, op.ordinal(), 8, len, offset + done);

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.util.Map;
 import java.util.Properties;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -44,5 +45,20 @@ class ProxyProviderTest
         assertTrue(crowded.sharedCores(), (cores + 1) + " PEs on " + cores + " cores");
         final ShmemConfig off = ShmemConfig.of(Map.of("SHMEM_PROXY_WAIT_POLL", "off"), new Properties(), Map.of());
         assertFalse(ProxyProvider.settings(off, line -> { }, 1).waitPolls(), "forced off");
+    }
+
+    /** The waits alone serve the proxy (poster-sent signals, a proxy thread that keeps out) only with a core per PE on many cores. */
+    @Test
+    void waitsAloneServeTheProxyOnlyWithACorePerPeOnManyCores()
+    {
+        final int cores = Runtime.getRuntime().availableProcessors();
+        final ShmemConfig on = ShmemConfig.of(Map.of("SHMEM_PROXY_WAIT_POLL", "on"), new Properties(), Map.of());
+        final ProxyTransport.Settings roomy = ProxyProvider.settings(on, line -> { }, cores);
+        assertEquals(cores >= ProxyProvider.MANY_CORES, roomy.manyCores(), cores + " cores");
+        final ProxyTransport.Settings many = roomy.withManyCores(true);
+        assertTrue(many.waitsAlone(), "polling waits, a core per PE, many cores");
+        assertFalse(many.withSharedCores(true).waitsAlone(), "PEs outnumber cores");
+        assertFalse(many.withWaitPolls(false).waitsAlone(), "waits that leave the proxy to its thread");
+        assertFalse(many.withManyCores(false).waitsAlone(), "few cores (2 cores: the 2-PE barrier was slower)");
     }
 }

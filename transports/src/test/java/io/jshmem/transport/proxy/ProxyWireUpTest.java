@@ -84,13 +84,16 @@ class ProxyWireUpTest
         };
     }
 
-    /** Whether the PEs' waits serve the proxy, every PE with a core of its own ({@code SHMEM_PROXY_WAIT_POLL} on). */
+    /**
+     * Whether the PEs' waits alone serve the proxy ({@code SHMEM_PROXY_WAIT_POLL} on, a core per PE, as on a machine of many
+     * cores: {@code ProxyTransport.Settings.waitsAlone}).
+     */
     private boolean corePerPe;
 
     private ProxyTransport.Settings settings(final long connectTimeoutNs)
     {
         return new ProxyTransport.Settings(1 << 20, 1 << 20, 20, 10, 10_000_000_000L, connectTimeoutNs, System.err::println, corePerPe,
-            false);
+            false, corePerPe);
     }
 
     /** Runs {@code body} on {@code n} PEs; {@code endpointOverride} may replace the endpoints a PE connects with. */
@@ -234,7 +237,7 @@ class ProxyWireUpTest
     }
 
     /**
-     * Where the waits serve the proxy and every PE has a core: rounds of signals without data between two PEs, the sender
+     * Where the waits alone serve the proxy: rounds of signals without data between two PEs, the sender
      * alternating, each poster leaving at once (it blocks on a latch of this JVM and never polls) while the other polls
      * for the signal. The poster sends it itself, and the target's proxy thread, standing aside, runs a cycle of its own
      * only once per millisecond: the first round, the pair's first contact, needs that cycle for the accept and the
