@@ -19,27 +19,19 @@ signals is applied; what it costs beyond the later post (both had arrived by the
 poster's signal (the last to arrive) is the one on that path: its stages say whether its sender (post -> framed) or the
 socket and its target (framed -> applied) held it up.
 """
+import argparse
 import collections
 import sys
 
 
 def main(argv):
-    worst, since, files = 10, None, []
-    i = 0
-    while i < len(argv):
-        if argv[i] == '--worst':
-            worst = int(argv[i + 1])
-            i += 2
-        elif argv[i] == '--from':
-            since = int(argv[i + 1])
-            i += 2
-        else:
-            files.append(argv[i])
-            i += 1
-    if not files:
-        sys.exit(__doc__)
-    for f in files:
-        report(f, worst, since)
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0], usage=__doc__.split('\n')[2].removeprefix('Usage: '))
+    ap.add_argument('--worst', type=int, default=10)
+    ap.add_argument('--from', dest='since', type=int, default=None)
+    ap.add_argument('files', nargs='+')
+    args = ap.parse_args(argv)
+    for f in args.files:
+        report(f, args.worst, args.since)
 
 
 def pctl(v, q):

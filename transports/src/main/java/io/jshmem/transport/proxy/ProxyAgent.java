@@ -241,11 +241,7 @@ final class ProxyAgent implements Agent
         }
         finally
         {
-            if (ProxyTrace.ON)
-            {
-                trace.sample(ProxyTrace.AGENT_HOLD, System.nanoTime() - heldFrom);
-            }
-            lock.unlock();
+            release(ProxyTrace.AGENT_HOLD, heldFrom);
         }
     }
 
@@ -316,11 +312,7 @@ final class ProxyAgent implements Agent
         }
         finally
         {
-            if (ProxyTrace.ON)
-            {
-                trace.sample(ProxyTrace.CALLER_HOLD, System.nanoTime() - heldFrom);
-            }
-            lock.unlock();
+            release(ProxyTrace.CALLER_HOLD, heldFrom);
         }
     }
 
@@ -337,6 +329,7 @@ final class ProxyAgent implements Agent
         {
             return false;
         }
+        final long heldFrom = ProxyTrace.ON ? System.nanoTime() : 0;
         try
         {
             if (stopped)
@@ -353,8 +346,18 @@ final class ProxyAgent implements Agent
         }
         finally
         {
-            lock.unlock();
+            release(ProxyTrace.CALLER_HOLD, heldFrom);
         }
+    }
+
+    /** Ends a duty cycle: samples how long it held the lock ({@link ProxyTrace}, {@code stage}), then unlocks. */
+    private void release(final int stage, final long heldFrom)
+    {
+        if (ProxyTrace.ON)
+        {
+            trace.sample(stage, System.nanoTime() - heldFrom);
+        }
+        lock.unlock();
     }
 
     private int sendAndFlush()
