@@ -296,10 +296,7 @@ final class ProxyAgent implements Agent
             {
                 timers();
             }
-            if (unsentLeft || !ring.isEmpty())
-            {
-                handOver(); // a transfer: the agent thread drives it from here, the caller waits (and is unparked by the replies)
-            }
+            handOverIfSending();
             if (ackDeferred)
             {
                 ackDeferred = false;
@@ -338,10 +335,7 @@ final class ProxyAgent implements Agent
             }
             now = System.nanoTime();
             sendAndFlush();
-            if (unsentLeft || !ring.isEmpty())
-            {
-                handOver(); // the socket did not take it all: the agent thread drives the rest
-            }
+            handOverIfSending();
             return true;
         }
         finally
@@ -914,6 +908,19 @@ final class ProxyAgent implements Agent
         if (t != null)
         {
             LockSupport.unpark(t);
+        }
+    }
+
+    /**
+     * After a caller's duty cycle (a waiting caller's or a poster's): where it left bytes the sockets did not take or commands
+     * in the ring, a transfer is under way, and the agent thread drives it from here ({@link #handOver()}); the caller waits,
+     * and is unparked by the replies.
+     */
+    private void handOverIfSending()
+    {
+        if (unsentLeft || !ring.isEmpty())
+        {
+            handOver();
         }
     }
 
