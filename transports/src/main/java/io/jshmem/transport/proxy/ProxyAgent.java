@@ -144,12 +144,11 @@ final class ProxyAgent implements Agent
     private boolean ackDeferred;
 
     ProxyAgent(final ProxyTransport transport, final CommandRing ring, final Completions completions, final MemorySegment heap,
-        final Selector selector, final ServerSocketChannel listener, final byte[] key, final int me, final int n, final long window,
-        final long peerTimeoutNs, final long connectTimeoutNs, final boolean deferAcks, final boolean waitsAlone)
-        throws IOException
+        final Selector selector, final ServerSocketChannel listener, final byte[] key, final int me, final int n,
+        final ProxyTransport.Settings settings) throws IOException
     {
-        this.deferAcks = deferAcks;
-        this.waitsAlone = waitsAlone;
+        this.deferAcks = settings.waitPolls() && !settings.sharedCores();
+        this.waitsAlone = settings.waitsAlone();
         this.trace = ProxyTrace.ON ? new ProxyTrace() : null;
         this.callerNs = now - 2 * CALLER_FRESH_NS;
         this.transport = transport;
@@ -157,11 +156,11 @@ final class ProxyAgent implements Agent
         this.applier = new FrameApplier(this, transport, completions, heap);
         this.selector = selector;
         this.callerSelector = Selector.open();
-        this.window = window;
-        this.peerTimeoutNs = peerTimeoutNs;
+        this.window = settings.window();
+        this.peerTimeoutNs = settings.peerTimeoutNs();
         this.busyTimerNs = Math.clamp(peerTimeoutNs / 8, MIN_TIMER_NS, MAX_TIMER_NS);
         this.nextTimer = now + IDLE_TIMER_NS;
-        this.connector = new Connector(transport, this, selector, listener, key, me, n, connectTimeoutNs);
+        this.connector = new Connector(transport, this, selector, listener, key, me, n, settings.connectTimeoutNs());
     }
 
     @Override

@@ -267,9 +267,7 @@ public final class ProxyTransport implements Transport
         try
         {
             final Selector selector = Selector.open();
-            agent = new ProxyAgent(this, ring, completions, heap, selector, listener, bootstrap.deriveKey("proxy"), me, n,
-                settings.window(), settings.peerTimeoutNs(), settings.connectTimeoutNs(),
-                settings.waitPolls() && !settings.sharedCores(), settings.waitsAlone());
+            agent = new ProxyAgent(this, ring, completions, heap, selector, listener, bootstrap.deriveKey("proxy"), me, n, settings);
             runner = new AgentRunner(new ProxyAgent.Idle(agent, settings.spins(), settings.yields()), this::agentError, null, agent);
             AgentRunner.startOnThread(runner, r -> Thread.ofPlatform().daemon().name(agent.roleName()).unstarted(r));
         }
@@ -585,12 +583,6 @@ public final class ProxyTransport implements Transport
         }
         final int len = (int)(size - done);
         final int fixed = Frames.fixed(Frames.PUT_SIGNAL);
-        // a signal without data, where the PE's waits alone serve the proxy (Settings.waitsAlone): a collective's
-        // synchronisation (a barrier's message, the signal after a message's data), whose poster may leave the
-        // collective at once (its own wait already satisfied) and so not poll again; it sends the signal itself, with
-        // whatever the ring holds before it, rather than leave it to a proxy thread that needs a core (docs/transports.md,
-        // "Where every core runs a PE")
-        final boolean posterSends = len == 0 && settings.waitsAlone() && !agent.onAgentThread();
         final long at = claim(pe, ctx, fixed + len);
         final MemorySegment b = ring.buffer();
         header(b, at, Frames.PUT_SIGNAL, op.ordinal(), 8, len, offset + done);
@@ -600,23 +592,21 @@ public final class ProxyTransport implements Transport
         {
             MemorySegment.copy(src, done, b, at + fixed, len);
         }
-        else
+        else if (ProxyTrace.ON)
         {
-            if (ProxyTrace.ON)
-            {
-                agent.trace.signal(ProxyTrace.SIGNAL_POSTED, pe, false);
-            }
-            if (posterSends)
-            {
-                commit(at, fixed, pe, ctx, true);
-                if (!agent.sendFromPoster() && agent.sleeping != ProxyAgent.AWAKE)
-                {
-                    agent.wakeup(); // even one standing aside: this thread may not poll again
-                }
-                return;
-            }
+            agent.trace.signal(ProxyTrace.SIGNAL_POSTED, pe, false);
         }
-        commit(at, fixed + len, pe, ctx);
+        // a signal without data, where the PE's waits alone serve the proxy (Settings.waitsAlone): a collective's
+        // synchronisation (a barrier's message, the signal after a message's data), whose poster may leave the
+        // collective at once (its own wait already satisfied) and so not poll again; it sends the signal itself, with
+        // whatever the ring holds before it, rather than leave it to a proxy thread that needs a core (docs/transports.md,
+        // "Where every core runs a PE")
+        final boolean posterSends = len == 0 && settings.waitsAlone() && !agent.onAgentThread();
+        commit(at, fixed + len, pe, ctx, posterSends);
+        if (posterSends && !agent.sendFromPoster() && agent.sleeping != ProxyAgent.AWAKE)
+        {
+            agent.wakeup(); // even one standing aside: this thread may not poll again
+        }
     }
 
     @Override

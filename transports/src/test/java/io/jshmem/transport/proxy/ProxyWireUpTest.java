@@ -88,12 +88,12 @@ class ProxyWireUpTest
      * Whether the PEs' waits alone serve the proxy ({@code SHMEM_PROXY_WAIT_POLL} on, a core per PE, as on a machine of many
      * cores: {@code ProxyTransport.Settings.waitsAlone}).
      */
-    private boolean corePerPe;
+    private boolean waitsAlone;
 
     private ProxyTransport.Settings settings(final long connectTimeoutNs)
     {
-        return new ProxyTransport.Settings(1 << 20, 1 << 20, 20, 10, 10_000_000_000L, connectTimeoutNs, System.err::println, corePerPe,
-            false, corePerPe);
+        return new ProxyTransport.Settings(1 << 20, 1 << 20, 20, 10, 10_000_000_000L, connectTimeoutNs, System.err::println, waitsAlone,
+            false, waitsAlone);
     }
 
     /** Runs {@code body} on {@code n} PEs; {@code endpointOverride} may replace the endpoints a PE connects with. */
@@ -246,7 +246,7 @@ class ProxyWireUpTest
     @Test
     void signalsReachAPollingPeWhoseSenderDoesNotPoll() throws Exception
     {
-        corePerPe = true;
+        waitsAlone = true;
         final int rounds = 200;
         final java.util.concurrent.Phaser phaser = new java.util.concurrent.Phaser(2);
         run(2, 30_000_000_000L, null, pe ->
