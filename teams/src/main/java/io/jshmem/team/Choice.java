@@ -174,7 +174,8 @@ final class Choice
 
     /**
      * A team across nodes runs the hierarchical alltoall when it moves the operation in at most this many
-     * chunks of the scratch, else linear (measured across test hosts, docs/teams.md).
+     * chunks of the scratch (more across 2 nodes, or where cores are shared: {@link #hierarchicalAlltoallMaxChunks}),
+     * else linear (measured across test hosts, docs/teams.md).
      */
     static final long HIERARCHICAL_ALLTOALL_MAX_CHUNKS = 1;
 
@@ -189,6 +190,15 @@ final class Choice
      * (6 chunks).
      */
     static final int HIERARCHICAL_ALLTOALL_SHARED_LEADER_MESSAGES = 8;
+
+    /**
+     * With a core per PE, a team across nodes runs the hierarchical alltoall while its leaders send at most this many
+     * messages between nodes in all (2 chunks across 2 nodes; one chunk, {@link #HIERARCHICAL_ALLTOALL_MAX_CHUNKS}, from 3
+     * nodes). 16 PEs on 2 test hosts of the 16-core machine, each forced in turn (slowest PE's µs, two jobs of 3
+     * repetitions each, 2026-11-28): hierarchical / linear 112, 115 / 167, 187 at 1 KiB blocks (2 chunks), 259, 215 / 185,
+     * 209 at 2 KiB (4 chunks), 449, 841 / 261, 235 at 4 KiB (8 chunks) (docs/teams.md).
+     */
+    static final int HIERARCHICAL_ALLTOALL_LEADER_MESSAGES = 2;
 
     /**
      * Where aggregate could run, auto keeps the one-chunk hierarchical alltoall only while a leader moves at most this
@@ -231,8 +241,8 @@ final class Choice
      * @param blockBytes   bytes per block (per pair of members)
      * @param chunks       the number of scratch chunks the hierarchical alltoall would move the operation in
      *                     ({@link Long#MAX_VALUE} where it cannot run). On a team across nodes auto takes hierarchical
-     *                     up to {@link #HIERARCHICAL_ALLTOALL_MAX_CHUNKS} (more where cores are shared:
-     *                     {@link #hierarchicalAlltoallMaxChunks}; small messages: one message per pair of
+     *                     up to {@link #hierarchicalAlltoallMaxChunks} (2 across 2 nodes, 1 from 3; more where cores are
+     *                     shared; small messages: one message per pair of
      *                     nodes), and where aggregate could run only up to {@link #HIERARCHICAL_ALLTOALL_MAX_LEADER_BYTES}
      *                     a leader; beyond, aggregate where the nodes' members map each other, there are at least
      *                     {@link #AGGREGATE_MIN_GROUPS} nodes, every node has at least {@link #AGGREGATE_MIN_GROUP} members and a message stays within
@@ -281,15 +291,15 @@ final class Choice
     }
 
     /**
-     * @return the most scratch chunks auto runs the hierarchical alltoall in across {@code groups} nodes:
-     *         {@link #HIERARCHICAL_ALLTOALL_MAX_CHUNKS}, or where cores are shared as many as keep each leader's messages
-     *         between nodes within {@link #HIERARCHICAL_ALLTOALL_SHARED_LEADER_MESSAGES} (8 chunks across 2 nodes, 4 across 3)
+     * @return the most scratch chunks auto runs the hierarchical alltoall in across {@code groups} nodes: as many as keep
+     *         each leader's messages between nodes within {@link #HIERARCHICAL_ALLTOALL_LEADER_MESSAGES} (2 chunks across 2
+     *         nodes), or where cores are shared within {@link #HIERARCHICAL_ALLTOALL_SHARED_LEADER_MESSAGES} (8 chunks across
+     *         2 nodes, 4 across 3); never fewer than {@link #HIERARCHICAL_ALLTOALL_MAX_CHUNKS}
      */
     static long hierarchicalAlltoallMaxChunks(final int groups, final boolean sharedCores)
     {
-        return sharedCores && groups >= 2 ?
-            Math.max(HIERARCHICAL_ALLTOALL_MAX_CHUNKS, HIERARCHICAL_ALLTOALL_SHARED_LEADER_MESSAGES / (groups - 1)) :
-            HIERARCHICAL_ALLTOALL_MAX_CHUNKS;
+        final int messages = sharedCores ? HIERARCHICAL_ALLTOALL_SHARED_LEADER_MESSAGES : HIERARCHICAL_ALLTOALL_LEADER_MESSAGES;
+        return groups >= 2 ? Math.max(HIERARCHICAL_ALLTOALL_MAX_CHUNKS, messages / (groups - 1)) : HIERARCHICAL_ALLTOALL_MAX_CHUNKS;
     }
 
     /**

@@ -85,13 +85,14 @@ class ChoiceTest
     }
 
     @Test
-    void whereCoresAreSharedTheHierarchicalAlltoallRunsInAsManyChunksAsKeepALeaderToEightMessages()
+    void theHierarchicalAlltoallRunsInAsManyChunksAsKeepALeaderToTwoMessagesOrToEightWhereCoresAreShared()
     {
         assertEquals(8, Choice.hierarchicalAlltoallMaxChunks(2, true), "2 nodes: 8 chunks, one message each");
         assertEquals(4, Choice.hierarchicalAlltoallMaxChunks(3, true), "3 nodes: 4 chunks of 2 messages");
         assertEquals(2, Choice.hierarchicalAlltoallMaxChunks(5, true));
         assertEquals(Choice.HIERARCHICAL_ALLTOALL_MAX_CHUNKS, Choice.hierarchicalAlltoallMaxChunks(9, true), "never under one chunk");
-        for (final int groups : new int[] {2, 3, 8})
+        assertEquals(2, Choice.hierarchicalAlltoallMaxChunks(2, false), "a core per PE, 2 nodes: 2 chunks, one message each");
+        for (final int groups : new int[] {3, 8})
         {
             assertEquals(Choice.HIERARCHICAL_ALLTOALL_MAX_CHUNKS, Choice.hierarchicalAlltoallMaxChunks(groups, false), "a core per PE");
         }
@@ -104,6 +105,12 @@ class ChoiceTest
                 true), "2 nodes, shared cores, 16 chunks: linear");
             assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 2, 4096, 8,
                 false), "2 nodes, a core per PE, 8 chunks: linear");
+            assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 2, 1024, 2,
+                false), "2 nodes, a core per PE, 2 chunks: hierarchical");
+            assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, 2, 2048, 4,
+                false), "2 nodes, a core per PE, 4 chunks: linear");
+            assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 4, 4, 3, 2048, 2,
+                false), "3 nodes, a core per PE, 2 chunks: linear");
             assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 4, 4, 3, 4096, 3,
                 true), "3 nodes, shared cores, 3 chunks: hierarchical");
             assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 4, 4, 3, 8192, 6,
@@ -164,7 +171,7 @@ class ChoiceTest
             for (int groups = 2; groups < Choice.AGGREGATE_MIN_GROUPS; groups++)
             {
                 assertEquals(Algorithm.Alltoall.LINEAR, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, groups, 1024,
-                    over), groups + " nodes: linear");
+                    Choice.hierarchicalAlltoallMaxChunks(groups, false) + 1), groups + " nodes, past hierarchical's chunks: linear");
                 assertEquals(Algorithm.Alltoall.HIERARCHICAL, Choice.alltoall(Algorithm.Alltoall.AUTO, size, true, false, true, 8, 8, groups,
                     1024, 1), groups + " nodes, one chunk: hierarchical");
             }
