@@ -40,6 +40,16 @@ public interface TransportProvider
     int autoOrder(TransportSetup setup);
 
     /**
+     * @return whether the transport, wherever it is made, reaches every other PE ({@link Transport#canReach}): a remote
+     *         transport listed after it is then made only if some PE of the job could not make this one (or another such
+     *         listed before it), since no pair would use it otherwise ({@link TransportSet#open}).
+     */
+    default boolean reachesEveryPeer()
+    {
+        return false;
+    }
+
+    /**
      * Makes the transport; it publishes its endpoint next (see {@link Transport}).
      *
      * @param setup what the transports of this PE are made from.

@@ -26,7 +26,9 @@ import java.util.function.Consumer;
  * context holds one {@link TransportContext} per used transport ({@link #newContexts(boolean)}), so a hot-path
  * operation is two array loads. A transport that neither reaches a PE from here nor is used by any PE to
  * reach this one is closed right after connect (an idle progress thread or listener costs nothing then). Where every
- * PE is on one node and p2p is listed first, p2p takes every pair, so no remote transport is made at all.
+ * PE is on one node and p2p is listed first, p2p takes every pair, so no remote transport is made at all. A remote
+ * transport listed after one that reaches every peer ({@link TransportProvider#reachesEveryPeer}) is made only where
+ * some PE published none of those earlier ones, with its endpoints in a second allgather ({@code makeDeferred}).
  * <p>
  * Every PE must resolve the same list of transports: {@code auto} may differ between hosts (a host
  * without a native library), so the job uses PE 0's list and a PE that cannot make one of its transports
@@ -44,10 +46,12 @@ public final class TransportSet implements AutoCloseable
     private final ReachabilityMap map;
     private final Map<String, Integer> reached;
     private final Map<String, String> unavailable;
+    /** Listed transports this PE did not make because no pair would use them ({@link #open}'s deferred ones), and why. */
+    private final Map<String, String> notMade;
 
     private TransportSet(final P2pTransport p2p, final List<String> names, final Transport[] listed, final Transport[] used,
         final Transport[] remoteOf, final int[] slotOf, final ReachabilityMap map, final Map<String, Integer> reached,
-        final Map<String, String> unavailable)
+        final Map<String, String> unavailable, final Map<String, String> notMade)
     {
         this.p2p = p2p;
         this.names = names;
@@ -58,6 +62,7 @@ public final class TransportSet implements AutoCloseable
         this.map = map;
         this.reached = reached;
         this.unavailable = unavailable;
+        this.notMade = notMade;
     }
 
     /**
@@ -87,6 +92,10 @@ public final class TransportSet implements AutoCloseable
             // anyone; none is made (the proxy's ring, thread and listening socket cost a PE about 30 ms of init)
             final boolean p2pTakesEveryPair = names.indexOf(Transports.P2P) == 0 && bootstrap.nodeSize() == n;
             boolean anyRemote = false;
+            // a remote transport listed after one that reaches every peer (hybrid or ucx before the proxy) would reach
+            // nobody wherever that one is made: it is made only once the endpoints show a PE without any such (deferred)
+            final boolean[] deferred = new boolean[listed.length];
+            boolean reachedBefore = false;
             for (int i = 0; i < listed.length; i++)
             {
                 final String name = names.get(i);
@@ -97,26 +106,29 @@ public final class TransportSet implements AutoCloseable
                 }
                 final TransportProvider provider = Transports.provider(name);
                 final String why = provider.unavailableReason(setup);
+                deferred[i] = reachedBefore && !p2pTakesEveryPair; // by name alone: every PE defers alike
                 if (why == null)
                 {
-                    listed[i] = p2pTakesEveryPair ? null : create(provider, setup, auto && i < listed.length - 1, unavailable);
-                    anyRemote |= p2pTakesEveryPair || listed[i] != null;
+                    listed[i] = p2pTakesEveryPair || deferred[i] ? null : create(provider, setup, auto && i < listed.length - 1, unavailable);
+                    anyRemote |= p2pTakesEveryPair || deferred[i] || listed[i] != null;
                 }
                 else
                 {
                     unavailable.put(name, why);
                 }
+                reachedBefore |= provider.reachesEveryPeer();
             }
             if (!auto && !anyRemote && !unavailable.isEmpty())
             {
                 throw new ShmemInitException(prefix + "SHMEM_TRANSPORT=" + String.join(",", configured) + ": " + describe(unavailable));
             }
+            // steps 4-5: one allgather of every listed transport's endpoint (empty where this PE has not made it)
+            final byte[][][] endpoints = decode(bootstrap.allgather(encode(listed)), names.size(), prefix);
+            final Map<String, String> notMade = makeDeferred(setup, names, listed, deferred, endpoints, auto, unavailable);
             if (!unavailable.isEmpty() && bootstrap.nodeRank() == 0 && !auto)
             {
                 setup.log().accept(prefix + "not using " + describe(unavailable) + "; using " + String.join(",", namesOf(listed, names)));
             }
-            // steps 4-5: one allgather of every listed transport's endpoint (empty where this PE has not made it)
-            final byte[][][] endpoints = decode(bootstrap.allgather(encode(listed)), names.size(), prefix);
             final byte[] row = new byte[n];
             for (int pe = 0; pe < n; pe++)
             {
@@ -152,7 +164,7 @@ public final class TransportSet implements AutoCloseable
                     connected(e, me, listed[i], map);
                 }
             }
-            return dispatch(p2p, names, listed, map, me, unavailable);
+            return dispatch(p2p, names, listed, map, me, unavailable, notMade);
         }
         catch (final RuntimeException ex)
         {
@@ -188,6 +200,83 @@ public final class TransportSet implements AutoCloseable
                 "); the next transport in the list takes its peers");
             return null;
         }
+    }
+
+    /**
+     * The deferred transports of {@link #open}: where some PE published an endpoint for no earlier transport that reaches
+     * every peer (one could not be made there), every PE makes the deferred ones it can and a second allgather exchanges
+     * their endpoints into {@code endpoints}; otherwise none is made (nobody would use them). Every PE decides alike, from
+     * the same gathered endpoints.
+     *
+     * @return the deferred transports left unmade, each with why (for {@link #describe}).
+     */
+    private static Map<String, String> makeDeferred(final TransportSetup setup, final List<String> names, final Transport[] listed,
+        final boolean[] deferred, final byte[][][] endpoints, final boolean auto, final Map<String, String> unavailable)
+    {
+        final int n = endpoints.length == 0 ? 0 : endpoints[0].length;
+        final List<Integer> needed = new ArrayList<>();
+        final Map<String, String> notMade = new LinkedHashMap<>();
+        for (int j = 0; j < listed.length; j++)
+        {
+            if (!deferred[j])
+            {
+                continue;
+            }
+            final List<Integer> covering = covering(names, j);
+            boolean someoneLacks = false;
+            for (int pe = 0; pe < n && !someoneLacks; pe++)
+            {
+                boolean covered = false;
+                for (final int i : covering)
+                {
+                    covered |= endpoints[i][pe].length > 0;
+                }
+                someoneLacks = !covered;
+            }
+            if (someoneLacks)
+            {
+                needed.add(j);
+            }
+            else if (!unavailable.containsKey(names.get(j)))
+            {
+                notMade.put(names.get(j), "every PE made " + String.join(" or ", covering.stream().map(names::get).toList()) +
+                    ", which reaches every other PE");
+            }
+        }
+        if (needed.isEmpty())
+        {
+            return notMade;
+        }
+        final Transport[] second = new Transport[needed.size()];
+        for (int k = 0; k < second.length; k++)
+        {
+            final int j = needed.get(k);
+            if (!unavailable.containsKey(names.get(j)))
+            {
+                listed[j] = create(Transports.provider(names.get(j)), setup, auto && j < listed.length - 1, unavailable);
+                second[k] = listed[j];
+            }
+        }
+        final byte[][][] more = decode(setup.bootstrap().allgather(encode(second)), second.length, setup.prefix());
+        for (int k = 0; k < second.length; k++)
+        {
+            endpoints[needed.get(k)] = more[k];
+        }
+        return notMade;
+    }
+
+    /** @return the indices of the remote transports listed before index {@code j} that reach every peer. */
+    private static List<Integer> covering(final List<String> names, final int j)
+    {
+        final List<Integer> covering = new ArrayList<>();
+        for (int i = 0; i < j; i++)
+        {
+            if (!Transports.P2P.equals(names.get(i)) && Transports.provider(names.get(i)).reachesEveryPeer())
+            {
+                covering.add(i);
+            }
+        }
+        return covering;
     }
 
     private static TransportEvent connecting()
@@ -255,7 +344,7 @@ public final class TransportSet implements AutoCloseable
     }
 
     private static TransportSet dispatch(final P2pTransport p2p, final List<String> names, final Transport[] listed,
-        final ReachabilityMap map, final int me, final Map<String, String> unavailable)
+        final ReachabilityMap map, final int me, final Map<String, String> unavailable, final Map<String, String> notMade)
     {
         final int n = map.size();
         final Transport[] remoteOf = new Transport[n];
@@ -309,7 +398,7 @@ public final class TransportSet implements AutoCloseable
             }
         }
         return new TransportSet(p2p, List.copyOf(names), listed, used.toArray(Transport[]::new), remoteOf, slotOf, map,
-            reached, unavailable);
+            reached, unavailable, notMade);
     }
 
     private static String describe(final Map<String, String> unavailable)
@@ -594,6 +683,10 @@ public final class TransportSet implements AutoCloseable
             if (unavailable.containsKey(name))
             {
                 lines.add(name + ": unavailable (" + unavailable.get(name) + ")");
+            }
+            else if (notMade.containsKey(name))
+            {
+                lines.add(name + ": not made (" + notMade.get(name) + ")");
             }
             else
             {

@@ -44,12 +44,15 @@ class TransportSetTest
     /** The notices the PEs' transports wrote (TransportSetup.log), cleared before every test. */
     private static final java.util.Queue<String> LOG = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private static Map<String, String> extraEnv = Map.of();
+    /** More variables for one rank ({@link #each}): a PE configured unlike the others. */
+    private static IntFunction<Map<String, String>> rankEnv = rank -> Map.of();
 
     @org.junit.jupiter.api.BeforeEach
     void clear()
     {
         LOG.clear();
         extraEnv = Map.of();
+        rankEnv = rank -> Map.of();
     }
 
     interface Body
@@ -188,6 +191,52 @@ class TransportSetTest
             notes.get(0).endsWith("using proxy"), notes.get(0));
     }
 
+    /**
+     * The proxy listed after ucx, which reaches every peer, would carry nothing where every PE made ucx: it is not made
+     * at all (no ring, thread or listener to make and close), and SHMEM_INFO's line says why.
+     */
+    @Test
+    void aTransportListedAfterOneThatReachesEveryPeerIsNotMadeWhereEveryPeMadeThatOne() throws Exception
+    {
+        each(rank -> "ucx,proxy", (me, set, b) ->
+        {
+            for (int pe = 0; pe < N; pe++)
+            {
+                assertEquals(pe == me ? ReachabilityMap.P2P : ReachabilityMap.UCX, set.map().transport(me, pe));
+            }
+            assertEquals("proxy: not made (every PE made ucx, which reaches every other PE)", set.describe().get(1));
+            assertEquals(1, set.used().size(), set.used()::toString);
+        });
+    }
+
+    /**
+     * One PE cannot make ucx (its library is missing there): the others make the proxy after the endpoints show it, in a
+     * second exchange, and reach that PE through it while they reach each other through ucx; data goes round both ways.
+     */
+    @Test
+    void aPeWithoutTheFirstTransportIsReachedThroughTheDeferredOne() throws Exception
+    {
+        final int odd = N - 1;
+        rankEnv = rank -> rank == odd ? Map.of("SHMEM_UCX_LIBRARY", "/nonexistent/libucp.so.0") : Map.of();
+        each(rank -> "ucx,proxy", (me, set, b) ->
+        {
+            for (int pe = 0; pe < N; pe++)
+            {
+                final byte expected = pe == me ? ReachabilityMap.P2P : me == odd || pe == odd ? ReachabilityMap.PROXY : ReachabilityMap.UCX;
+                assertEquals(expected, set.map().transport(me, pe), "pe " + me + " to " + pe);
+            }
+            final int right = (me + 1) % N;
+            final TransportContext[] tcs = set.newContexts(false);
+            final long[] v = {3000 + me};
+            set.remoteOf(right).put(tcs[set.slotOf(right)], right, 64, MemorySegment.ofArray(v), false);
+            set.quiet(tcs);
+            b.barrier();
+            assertEquals(3000 + (me + N - 1) % N, set.p2p().heapOf(me).get(ValueLayout.JAVA_LONG, 64));
+            b.barrier();
+            TransportSet.closeContexts(tcs);
+        });
+    }
+
     @Test
     void ucxForcedWithoutItsLibraryFailsInitNamingTheLibraryAndThePackage()
     {
@@ -229,6 +278,7 @@ class TransportSetTest
                     env.put("SHMEM_BOOTSTRAP_TIMEOUT", "20s");
                     env.put("SHMEM_TRANSPORT", list.apply(rank));
                     env.putAll(extraEnv);
+                    env.putAll(rankEnv.apply(rank));
                     final ShmemConfig config = ShmemConfig.of(env, null, null);
                     futures.add(pool.submit(() -> {
                         runPe(config, body);

@@ -38,6 +38,13 @@ public final class HybridProvider implements TransportProvider
         return NAME;
     }
 
+    /** @return true: it reaches every other PE, through both of its transports ({@link io.jshmem.transport.Transport#canReach}). */
+    @Override
+    public boolean reachesEveryPeer()
+    {
+        return true;
+    }
+
     @Override
     public byte id()
     {

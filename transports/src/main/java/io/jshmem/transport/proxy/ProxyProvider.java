@@ -19,6 +19,13 @@ public final class ProxyProvider implements TransportProvider
         return "proxy";
     }
 
+    /** @return true: it reaches every other PE, through its own connections ({@link io.jshmem.transport.Transport#canReach}). */
+    @Override
+    public boolean reachesEveryPeer()
+    {
+        return true;
+    }
+
     @Override
     public byte id()
     {

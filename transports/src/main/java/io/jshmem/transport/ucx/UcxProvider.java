@@ -37,6 +37,13 @@ public final class UcxProvider implements TransportProvider
         return "ucx";
     }
 
+    /** @return true: it reaches every other PE, through the worker's endpoints ({@link io.jshmem.transport.Transport#canReach}). */
+    @Override
+    public boolean reachesEveryPeer()
+    {
+        return true;
+    }
+
     @Override
     public byte id()
     {
