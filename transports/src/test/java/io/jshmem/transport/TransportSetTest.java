@@ -100,15 +100,8 @@ class TransportSetTest
                 assertEquals(pe == me ? null : "proxy", pe == me ? null : set.remoteOf(pe).name());
             }
             assertNull(set.p2p().heapOf(right), "p2p maps no peer when it is not listed");
-            final TransportContext[] tcs = set.newContexts(false);
-            assertEquals(1, tcs.length);
-            final long[] v = {1000 + me};
-            set.remoteOf(right).put(tcs[set.slotOf(right)], right, 64, MemorySegment.ofArray(v), false);
-            set.quiet(tcs);
-            b.barrier();
-            assertEquals(1000 + (me + N - 1) % N, set.p2p().heapOf(me).get(ValueLayout.JAVA_LONG, 64));
-            b.barrier();
-            TransportSet.closeContexts(tcs);
+            assertEquals(1, set.used().size(), "one remote transport: one context slot");
+            ringPut(me, set, b, 1000);
         });
     }
 
@@ -157,20 +150,12 @@ class TransportSetTest
     {
         each(rank -> "ucx", (me, set, b) ->
         {
-            final int right = (me + 1) % N;
             for (int pe = 0; pe < N; pe++)
             {
                 assertEquals(pe == me ? ReachabilityMap.P2P : ReachabilityMap.UCX, set.map().transport(me, pe));
             }
             assertTrue(set.describe().get(0).startsWith("ucx: reaches 2 of 2 other PEs (UCX 1."), set.describe()::toString);
-            final TransportContext[] tcs = set.newContexts(false);
-            final long[] v = {2000 + me};
-            set.remoteOf(right).put(tcs[set.slotOf(right)], right, 64, MemorySegment.ofArray(v), false);
-            set.quiet(tcs);
-            b.barrier();
-            assertEquals(2000 + (me + N - 1) % N, set.p2p().heapOf(me).get(ValueLayout.JAVA_LONG, 64));
-            b.barrier();
-            TransportSet.closeContexts(tcs);
+            ringPut(me, set, b, 2000);
         });
     }
 
@@ -225,15 +210,7 @@ class TransportSetTest
                 final byte expected = pe == me ? ReachabilityMap.P2P : me == odd || pe == odd ? ReachabilityMap.PROXY : ReachabilityMap.UCX;
                 assertEquals(expected, set.map().transport(me, pe), "pe " + me + " to " + pe);
             }
-            final int right = (me + 1) % N;
-            final TransportContext[] tcs = set.newContexts(false);
-            final long[] v = {3000 + me};
-            set.remoteOf(right).put(tcs[set.slotOf(right)], right, 64, MemorySegment.ofArray(v), false);
-            set.quiet(tcs);
-            b.barrier();
-            assertEquals(3000 + (me + N - 1) % N, set.p2p().heapOf(me).get(ValueLayout.JAVA_LONG, 64));
-            b.barrier();
-            TransportSet.closeContexts(tcs);
+            ringPut(me, set, b, 3000);
         });
     }
 
@@ -260,6 +237,20 @@ class TransportSetTest
     }
 
     /** Runs body on N PEs (threads), each with SHMEM_TRANSPORT from {@code list}; rethrows the first failure. */
+    /** Each PE puts {@code base + me} to its right neighbour through the transport reaching it; each checks its left's arrived. */
+    private static void ringPut(final int me, final TransportSet set, final Bootstrap b, final long base)
+    {
+        final int right = (me + 1) % N;
+        final TransportContext[] tcs = set.newContexts(false);
+        final long[] v = {base + me};
+        set.remoteOf(right).put(tcs[set.slotOf(right)], right, 64, MemorySegment.ofArray(v), false);
+        set.quiet(tcs);
+        b.barrier();
+        assertEquals(base + (me + N - 1) % N, set.p2p().heapOf(me).get(ValueLayout.JAVA_LONG, 64));
+        b.barrier();
+        TransportSet.closeContexts(tcs);
+    }
+
     private static void each(final IntFunction<String> list, final Body body) throws Exception
     {
         final ShmemConfig rootConfig = ShmemConfig.of(Map.of("SHMEM_BOOTSTRAP_TIMEOUT", "20s"), null, null);
