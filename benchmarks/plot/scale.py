@@ -341,6 +341,48 @@ def read_coll_csv(path):
     return out
 
 
+def read_coll_spread(path):
+    """The same csv -> {(benchmark, size): its slowest repetition over its fastest (max / min)}."""
+    out = {}
+    if not os.path.isfile(path):
+        return out
+    with open(path, errors="replace") as fh:
+        for d in csv.DictReader(fh):
+            lo, hi = num(d.get("min")), num(d.get("max"))
+            if lo and hi is not None and d.get("benchmark"):
+                out[(d["benchmark"], int(d.get("size") or 0))] = hi / lo
+    return out
+
+
+def spread_table(by, order, ns):
+    """How far each side's repetitions of a row lie apart: per (side, N), the median over the rows of the slowest
+    repetition over the fastest (a row several jobs measured: the median of theirs), and how many rows reach 2x."""
+    lines = ["### Spread of the repetitions",
+             "",
+             "Per side and N: the median over the rows of the slowest repetition's time over the fastest's, and in brackets "
+             "the rows where it is 2x or more. A median of a few repetitions that spread far lands on a fast or a slow one "
+             "by chance: a ratio to the other side smaller than that spread is noise.",
+             "",
+             "| side | " + " | ".join("N = %d" % n for n in ns) + " |", "|---|" + "---:|" * len(ns)]
+    any_cell = False
+    for side in order:
+        cells = []
+        for n in ns:
+            rows = {}
+            for j in by.get((side, n), []):
+                if ok(j):
+                    for row, v in read_coll_spread(os.path.join(j["dir"], "coll.csv")).items():
+                        rows.setdefault(row, []).append(v)
+            spreads = [statistics.median(vs) for vs in rows.values()]
+            if spreads:
+                any_cell = True
+                cells.append("%.2f (%d of %d)" % (statistics.median(spreads), sum(1 for x in spreads if x >= 2.0), len(spreads)))
+            else:
+                cells.append("–")
+        lines.append("| %s | " % side_name(side) + " | ".join(cells) + " |")
+    return lines + [""] if any_cell else []
+
+
 def size_name(b):
     if b == 0:
         return "–"
@@ -466,6 +508,7 @@ def coll_report(raws, png):
         named = dflt + "".join("; %s at N = %d" % (t, n) for n, t in sorted(per_n.items()))
         lines = ["No ratio: the default transport between hosts (%s) was not among the jshmem sides run (%s)." %
                  (named, ", ".join(jsides) or "none"), ""] + lines
+    lines += spread_table(by, order, ns)
     lines += ["### Jobs", ""] + jobs_table(jobs, order)
     # a long CSV of every cell, for other tools (in the raw folder, when there is one)
     if len(raws) == 1:
