@@ -328,30 +328,31 @@ def mode_jobs(raws):
     return sorted(jobs, key=side_key)
 
 
-def read_coll_csv(path):
-    """CollectivesBench's / shmem_coll's --csv: benchmark,size,unit,median,min,max,values -> {(benchmark, size): median}."""
+def read_coll_rows(path, value):
+    """CollectivesBench's / shmem_coll's --csv (benchmark,size,unit,median,min,max,values) -> {(benchmark, size): value(row)},
+    the rows where value gives a number."""
     out = {}
     if not os.path.isfile(path):
         return out
     with open(path, errors="replace") as fh:
         for d in csv.DictReader(fh):
-            m = num(d.get("median"))
-            if m is not None and d.get("benchmark"):
-                out[(d["benchmark"], int(d.get("size") or 0))] = m
+            v = value(d)
+            if v is not None and d.get("benchmark"):
+                out[(d["benchmark"], int(d.get("size") or 0))] = v
     return out
+
+
+def read_coll_csv(path):
+    """{(benchmark, size): median}."""
+    return read_coll_rows(path, lambda d: num(d.get("median")))
 
 
 def read_coll_spread(path):
-    """The same csv -> {(benchmark, size): its slowest repetition over its fastest (max / min)}."""
-    out = {}
-    if not os.path.isfile(path):
-        return out
-    with open(path, errors="replace") as fh:
-        for d in csv.DictReader(fh):
-            lo, hi = num(d.get("min")), num(d.get("max"))
-            if lo and hi is not None and d.get("benchmark"):
-                out[(d["benchmark"], int(d.get("size") or 0))] = hi / lo
-    return out
+    """{(benchmark, size): its slowest repetition over its fastest (max / min)}."""
+    def spread(d):
+        lo, hi = num(d.get("min")), num(d.get("max"))
+        return hi / lo if lo and hi is not None else None
+    return read_coll_rows(path, spread)
 
 
 def spread_table(by, order, ns):

@@ -49,16 +49,19 @@ def main():
         sys.exit(__doc__)
     path = sys.argv[1]
     lo, hi = window(path, sys.argv[2:])
-    first, last = {}, {}
+    # a thread is taken by the name it ends with: a JVM thread starts with its process's name (java) and names itself a
+    # moment later, so a sample in between would count it as one more PE main thread
+    first, last, names = {}, {}, {}
     with open(path) as f:
         for line in f:
             parts = line.split()
             if len(parts) != 8:
                 continue
+            key = (parts[1], parts[2], parts[3])
+            names[key] = parts[4]
             t = float(parts[0])
             if t < lo or t > hi:
                 continue
-            key = (parts[1], parts[2], parts[3], parts[4])
             v = (t, int(parts[5]), int(parts[6]), int(parts[7]))
             first.setdefault(key, v)
             last[key] = v
@@ -67,8 +70,8 @@ def main():
     groups = defaultdict(list)
     for key, a in first.items():
         b = last[key]
-        pid, tid, kind, name = key
-        groups[(kind, thread_kind(pid, tid, kind, name))].append((b[1] - a[1], b[2] - a[2], b[3] - a[3]))
+        pid, tid, kind = key
+        groups[(kind, thread_kind(pid, tid, kind, names[key]))].append((b[1] - a[1], b[2] - a[2], b[3] - a[3]))
     span = max(v[0] for v in last.values()) - min(v[0] for v in first.values())
     print(f"window: {max(lo, min(v[0] for v in first.values())):.1f}-{min(hi, max(v[0] for v in last.values())):.1f} s "
           f"({span:.1f} s), {len(set(k[0] for k in first))} processes")
