@@ -355,9 +355,10 @@ def read_coll_spread(path):
     return read_coll_rows(path, spread)
 
 
-def spread_table(by, order, ns):
+def spread_table(spreads, order, ns):
     """How far each side's repetitions of a row lie apart: per (side, N), the median over the rows of the slowest
-    repetition over the fastest (a row several jobs measured: the median of theirs), and how many rows reach 2x."""
+    repetition over the fastest (a row several jobs measured: the median of theirs), and how many rows reach 2x.
+    spreads: {(side, N): {row: [each job's max / min]}}."""
     lines = ["### Spread of the repetitions",
              "",
              "Per side and N: the median over the rows of the slowest repetition's time over the fastest's, and in brackets "
@@ -369,15 +370,10 @@ def spread_table(by, order, ns):
     for side in order:
         cells = []
         for n in ns:
-            rows = {}
-            for j in by.get((side, n), []):
-                if ok(j):
-                    for row, v in read_coll_spread(os.path.join(j["dir"], "coll.csv")).items():
-                        rows.setdefault(row, []).append(v)
-            spreads = [statistics.median(vs) for vs in rows.values()]
-            if spreads:
+            per_row = [statistics.median(vs) for vs in spreads.get((side, n), {}).values()]
+            if per_row:
                 any_cell = True
-                cells.append("%.2f (%d of %d)" % (statistics.median(spreads), sum(1 for x in spreads if x >= 2.0), len(spreads)))
+                cells.append("%.2f (%d of %d)" % (statistics.median(per_row), sum(1 for x in per_row if x >= 2.0), len(per_row)))
             else:
                 cells.append("–")
         lines.append("| %s | " % side_name(side) + " | ".join(cells) + " |")
@@ -427,13 +423,16 @@ def coll_report(raws, png):
     side_of_n, ratio_side = ratio_sides(dflt, per_n, jsides, ns)
     # several raw folders (e.g. one run per --only) merge: a (side, N) has the rows of every job of it that ran; a row that
     # several jobs measured (--repeat, or folders of reruns) gets their median
-    by, measured = {}, {}
+    by, measured, spreads = {}, {}, {}
     for j in jobs:
         key = (j["side"], j["npes"])
         by.setdefault(key, []).append(j)
         if ok(j):
-            for row, v in read_coll_csv(os.path.join(j["dir"], "coll.csv")).items():
+            path = os.path.join(j["dir"], "coll.csv")
+            for row, v in read_coll_csv(path).items():
                 measured.setdefault(key, {}).setdefault(row, []).append(v)
+            for row, v in read_coll_spread(path).items():
+                spreads.setdefault(key, {}).setdefault(row, []).append(v)
     data = {key: {row: statistics.median(vs) for row, vs in rows.items()} for key, rows in measured.items()}
     names = [b for b, _ in COLLECTIVES]
     seen = []
@@ -509,7 +508,7 @@ def coll_report(raws, png):
         named = dflt + "".join("; %s at N = %d" % (t, n) for n, t in sorted(per_n.items()))
         lines = ["No ratio: the default transport between hosts (%s) was not among the jshmem sides run (%s)." %
                  (named, ", ".join(jsides) or "none"), ""] + lines
-    lines += spread_table(by, order, ns)
+    lines += spread_table(spreads, order, ns)
     lines += ["### Jobs", ""] + jobs_table(jobs, order)
     # a long CSV of every cell, for other tools (in the raw folder, when there is one)
     if len(raws) == 1:

@@ -8,8 +8,8 @@ import io.jshmem.transport.hybrid.HybridProvider;
  * jobs with it rather than restating the rule. Every test host is on this machine, so a job of N PEs is a machine of N
  * PEs, and the cores are this JVM's, as a PE's would be.
  * <p>
- * Run: {@code AutoTransport RDMA_DEVICES N...}: prints each N whose jobs take hybrid (where libucp loads, which the
- * caller checks), one per line.
+ * Run: {@code AutoTransport N...}: prints each N whose jobs take hybrid, one per line, for test hosts that list no RDMA
+ * device and where libucp loads (the caller checks both: with a device, auto takes ucx).
  */
 public final class AutoTransport
 {
@@ -19,17 +19,11 @@ public final class AutoTransport
 
     public static void main(final String[] args)
     {
-        if (args.length < 1)
-        {
-            System.err.println("usage: AutoTransport RDMA_DEVICES N...");
-            System.exit(2);
-        }
-        final int rdma = Integer.parseInt(args[0]);
         final int cores = Runtime.getRuntime().availableProcessors();
-        for (int i = 1; i < args.length; i++)
+        for (final String arg : args)
         {
-            final int n = Integer.parseInt(args[i]);
-            if (HybridProvider.autoChoice(rdma, cores, n))
+            final int n = Integer.parseInt(arg);
+            if (HybridProvider.autoChoice(0, cores, n))
             {
                 System.out.println(n);
             }

@@ -95,7 +95,6 @@ public final class TransportSet implements AutoCloseable
             // a remote transport listed after one that reaches every peer (hybrid or ucx before the proxy) would reach
             // nobody wherever that one is made: it is made only once the endpoints show a PE without any such (deferred)
             final boolean[] deferred = new boolean[listed.length];
-            boolean reachedBefore = false;
             for (int i = 0; i < listed.length; i++)
             {
                 final String name = names.get(i);
@@ -106,7 +105,7 @@ public final class TransportSet implements AutoCloseable
                 }
                 final TransportProvider provider = Transports.provider(name);
                 final String why = provider.unavailableReason(setup);
-                deferred[i] = reachedBefore && !p2pTakesEveryPair; // by name alone: every PE defers alike
+                deferred[i] = !p2pTakesEveryPair && !covering(names, i).isEmpty(); // by name alone: every PE defers alike
                 if (why == null)
                 {
                     listed[i] = p2pTakesEveryPair || deferred[i] ? null : create(provider, setup, auto && i < listed.length - 1, unavailable);
@@ -116,7 +115,6 @@ public final class TransportSet implements AutoCloseable
                 {
                     unavailable.put(name, why);
                 }
-                reachedBefore |= provider.reachesEveryPeer();
             }
             if (!auto && !anyRemote && !unavailable.isEmpty())
             {
@@ -213,7 +211,7 @@ public final class TransportSet implements AutoCloseable
     private static Map<String, String> makeDeferred(final TransportSetup setup, final List<String> names, final Transport[] listed,
         final boolean[] deferred, final byte[][][] endpoints, final boolean auto, final Map<String, String> unavailable)
     {
-        final int n = endpoints.length == 0 ? 0 : endpoints[0].length;
+        final int n = setup.bootstrap().size();
         final List<Integer> needed = new ArrayList<>();
         final Map<String, String> notMade = new LinkedHashMap<>();
         for (int j = 0; j < listed.length; j++)
